@@ -1,0 +1,45 @@
+/* The references every variant is validated against, and the comparison. */
+#ifndef FS_REFERENCE_H
+#define FS_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "variant.h"
+
+/* fp16 <-> float on the host (IEEE binary16, round to nearest even). */
+uint16_t fs_half_from_float(float f);
+float fs_half_to_float(uint16_t h);
+
+/* Fills n halves with values drawn from N(0, 1) by a seeded generator. */
+void fs_fill_random(uint16_t *x, size_t n, uint64_t seed);
+
+/* Attention in double on the CPU: p describes shapes, strides, causal and
+ * scale (its device pointers are ignored); q, k, v are host copies laid out
+ * as p's strides say; out is contiguous [batch][heads_q][seq][head_dim]. */
+void fs_reference_cpu(const fs_problem *p, const uint16_t *q, const uint16_t *k,
+                      const uint16_t *v, double *out);
+
+/* The same in fp32 on the GPU (one warp per query row, two passes over the
+ * keys), for shapes where the CPU reference would dominate the run. Writes
+ * a contiguous float [batch][heads_q][seq][head_dim] to out_dev. */
+cudaError_t fs_reference_gpu(const fs_problem *p, float *out_dev);
+
+typedef struct {
+    double atol, rtol;
+    size_t checked, mismatches;
+    double max_abs_err, rel_l2_err;
+    int nonfinite;            /* NaN or Inf in the output: never passes */
+} fs_compare;
+
+/* fp16 tolerances: rounding the output to fp16 alone costs 2^-11 relative. */
+#define FS_ATOL 2e-3
+#define FS_RTOL 1e-2
+
+/* Compares every element of out (fp16) with ref; element i passes when
+ * |out - ref| <= atol + rtol*|ref|. Prints the first `show` mismatches with
+ * their (batch, head, row, col) to stderr, prefixed by label. Returns 1 when
+ * all pass. */
+int fs_compare_output(const fs_problem *p, const uint16_t *out, const double *ref,
+                      fs_compare *c, int show, const char *label);
+
+#endif

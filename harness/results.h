@@ -1,0 +1,55 @@
+/* The fixed columns of results.csv, in order. The metric columns of
+ * metrics/metrics.h follow them, then `metrics_note`. Values are raw SI
+ * (seconds, bytes, FLOP), the unit in the column name; empty = not measured. */
+#ifndef FS_RESULTS_H
+#define FS_RESULTS_H
+
+#define FS_RESULT_COLUMNS(X)                                                                  \
+    X(VARIANT, "variant", "step number in the optimisation log")                              \
+    X(SLUG, "slug", "variant name")                                                           \
+    X(STATUS, "status", "ok, failed (validation, launch or resources) or skipped")            \
+    X(REASON, "reason", "why a variant failed or was skipped")                                \
+    X(MODE, "mode", "cold: L2 flushed before every timed repetition and profiled pass; hot: not") \
+    X(BATCH, "batch", "batch size B")                                                         \
+    X(SEQ, "seq", "sequence length N (queries and keys)")                                     \
+    X(HEADS_Q, "heads_q", "query heads")                                                      \
+    X(HEADS_KV, "heads_kv", "key/value heads (GQA groups = heads_q / heads_kv)")              \
+    X(HEAD_DIM, "head_dim", "head dimension D")                                               \
+    X(CAUSAL, "causal", "1: causal mask")                                                     \
+    X(TILE, "tile", "BM = BN, query and key rows per block step")                             \
+    X(GRID_BLOCKS, "grid_blocks", "thread blocks in the main kernel's grid")                  \
+    X(THREADS, "threads_per_block", "threads per block of the main kernel")                   \
+    X(REGISTERS, "registers", "registers per thread (cudaFuncGetAttributes)")                 \
+    X(SMEM_STATIC, "smem_static_bytes", "static shared memory per block")                     \
+    X(SMEM_DYNAMIC, "smem_dynamic_bytes", "dynamic shared memory per block")                  \
+    X(LOCAL, "local_bytes", "local memory per thread: spills and stack")                      \
+    X(BLOCKS_PER_SM, "blocks_per_sm", "resident blocks per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor)") \
+    X(OCC_THEORETICAL, "occupancy_theoretical_pct", "resident warps over the SM's maximum")   \
+    X(OCC_LIMITER, "occupancy_limiter", "the resource that runs out first: registers, shared_memory, warps or blocks") \
+    X(PEAK_MEM, "peak_mem_bytes", "device memory the variant's buffers took (cudaMemGetInfo before and after)") \
+    X(VALIDATED_BY, "validated_by", "cpu: double-precision C reference; gpu: fp32 reference kernel") \
+    X(MAX_ABS_ERR, "max_abs_err", "largest |out - ref|")                                     \
+    X(REL_L2_ERR, "rel_l2_err", "||out - ref|| / ||ref||")                                    \
+    X(MISMATCHES, "mismatches", "elements outside atol + rtol*|ref|")                         \
+    X(REPS, "reps", "timed repetitions")                                                      \
+    X(TIME_MEDIAN, "time_median_s", "median kernel time, CUDA events, profiler off")          \
+    X(TIME_MIN, "time_min_s", "fastest repetition")                                           \
+    X(TIME_SPREAD, "time_spread_pct", "interquartile range over the median")                  \
+    X(FLOP_USEFUL, "flop_useful", "4*B*Hq*N*N*D, halved when causal (the convention everyone reports)") \
+    X(FLOP_EXECUTED, "flop_executed", "matrix FLOPs the variant issues, masked tiles included")\
+    X(FLOP_PER_S, "flop_per_s", "useful FLOPs over the median time")                          \
+    X(ROOFLINE_PCT, "roofline_pct", "roofline floor time over the median time")              \
+    X(DRAM_BW, "dram_bytes_per_s", "DRAM bytes read and written over the profiled kernel time") \
+    X(DRAM_BW_PCT, "dram_bw_pct", "dram_bytes_per_s over the measured copy bandwidth")
+
+#define FS_COL_ENUM(id, name, desc) FS_COL_##id,
+enum { FS_RESULT_COLUMNS(FS_COL_ENUM) FS_COL_COUNT };
+#undef FS_COL_ENUM
+
+typedef struct {
+    const char *name, *description;
+} fs_column;
+
+extern const fs_column fs_result_columns[FS_COL_COUNT];
+
+#endif

@@ -1,0 +1,35 @@
+/* CSV tables: the results file, the device file, the seed's figures and the
+ * peers are all this one shape. A table may open with comment lines ('#');
+ * the first comment of a results file names its schema version. Writes go to
+ * a temporary name and are renamed into place, so a reader never sees half a
+ * file. */
+#ifndef FS_TABLE_H
+#define FS_TABLE_H
+
+#include <stddef.h>
+
+#define FS_SCHEMA_VERSION 1
+#define FS_SCHEMA_LINE "# flashstudy results schema 1"
+
+typedef struct {
+    int ncols, nrows, cap;
+    char **header;     /* ncols names */
+    char **cells;      /* nrows * ncols, row-major; "" for an empty cell */
+} fs_table;
+
+void fs_table_init(fs_table *t, int ncols, const char *const *header);
+void fs_table_free(fs_table *t);
+/* Appends a row of ncols cells (copied). */
+void fs_table_add(fs_table *t, const char *const *cells);
+int fs_table_col(const fs_table *t, const char *name);           /* -1 if absent */
+const char *fs_table_get(const fs_table *t, int row, const char *col); /* NULL if no such column */
+/* The cell as a number; NAN when empty or not a number. */
+double fs_table_num(const fs_table *t, int row, const char *col);
+
+/* Reads path. `schema` non-zero: the file must open with a schema line of a
+ * version this build understands. Returns 0, or -1 with a sentence in err. */
+int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t errlen);
+/* Writes path atomically (path.tmp, then rename). schema: write the schema line. */
+int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,40 @@
+/* Hardware metrics: one table of {CUPTI name, CSV column, unit, description}
+ * drives the CUPTI configuration, the CSV header and the report's glossary;
+ * and a small profiler over CUPTI's Range Profiler, called from C. */
+#ifndef FS_METRICS_H
+#define FS_METRICS_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *cupti;        /* "dram__bytes_read.sum" */
+    const char *column;       /* CSV column, unit in the name: "dram_read_bytes" */
+    const char *unit;         /* "bytes", "ns", "pct", "count", "flop", ... */
+    const char *description;  /* one sentence for the glossary */
+} fs_metric;
+
+extern const fs_metric fs_metrics_default[];
+extern const int fs_metrics_default_count;
+
+/* `flashstudy metrics`: the table with descriptions, to stdout. */
+void fs_metrics_print(void);
+
+typedef struct fs_profiler fs_profiler;
+
+/* Opens the Range Profiler on the current CUDA device (the runtime's primary
+ * context) for `count` metrics. Unknown names are rejected here, before any
+ * kernel runs, with the nearest valid names. On failure returns NULL and
+ * writes one sentence to why that names the cause and the fix (no permission,
+ * MIG, vGPU, another profiler attached, unknown metric). */
+fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, size_t whylen);
+int fs_profiler_passes(const fs_profiler *p);
+
+/* Measures one call of run(ctx) (which may launch several kernels; their
+ * counters are summed into one range). Before every replay pass it calls
+ * prepare(ctx) outside the range (the L2 flush in cold mode; may be NULL).
+ * values[i] gets metric i. Returns 0, or -1 with a sentence in why. */
+int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(void *ctx),
+                        void *ctx, double *values, char *why, size_t whylen);
+void fs_profiler_close(fs_profiler *p);
+
+#endif
