@@ -10,6 +10,7 @@
 #   make sanitize    compute-sanitizer over every variant (needs a GPU)
 #   make report      report of the latest run;   make plots   its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
+#   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
 # Variables: ARCHS="80 86 89 90" (compute capabilities to build for),
 # NVCC, CC, RUN_ARGS (extra options for `flashstudy run`).
@@ -30,7 +31,9 @@ CUPTI_LIBDIR := $(dir $(CUPTI_LIBDIR))
 GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
 INCLUDES := -I. -Ivariants -Iharness -Imetrics -Ireports -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -MMD -MP $(INCLUDES)
-NVCCFLAGS := -O3 -std=c++17 -lineinfo $(GENCODE) -Xptxas -v -Ivariants -Iharness -MMD -MP
+# -ftz=true flushes fp32 denormals as Triton's kernels do, so that exp2f is
+# one MUFU.EX2 instruction (step 07 depends on it).
+NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo $(GENCODE) -Xptxas -v -Ivariants -Iharness -MMD -MP
 LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpath,$(CUPTI_LIBDIR) \
           -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 
@@ -43,7 +46,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-host test-gpu test-reference report plots sanitize sass crosscheck clean
+.PHONY: all deps run test test-host test-gpu test-reference report plots sanitize sass crosscheck fuzz clean
 all: $(FS)
 
 comma := ,
@@ -74,7 +77,7 @@ $(BUILD)/%.o: %.cu
 
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
 
 # Installs what the tests need when it is missing and we may (root, apt).
 deps:
@@ -109,6 +112,9 @@ sass: $(FS)
 
 crosscheck: $(FS)
 	bash scripts/ncu_crosscheck.sh $(FS)
+
+fuzz:
+	BUILD=$(BUILD) bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

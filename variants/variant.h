@@ -47,6 +47,8 @@ typedef struct {
     const char *change;       /* what changed against the previous variant */
     const char *expect;       /* the prediction, written before measuring */
     int min_cc;               /* minimum compute capability, major*10+minor */
+    int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
+                                 (otherwise masked blocks are computed too) */
     /* Fill *plan for p, or return a static sentence saying why p is not
      * supported (a shape, a tile). Never touches the GPU. */
     const char *(*plan)(const fs_problem *p, fs_plan *plan);

@@ -1,0 +1,210 @@
+/* What every flash variant shares and no step of the log changes: the tensor
+ * core instructions, the warp-level products, tile loads, and the host-side
+ * launch. What a step does change stays in the variant's own file, so that
+ * `diff variants/03_*.cu variants/04_*.cu` is the step.
+ *
+ * Work split (the FlashAttention-2 one): a block owns TILE query rows, each
+ * warp 16 of them (one m16n8k16 row block), so a block has TILE/16 compute
+ * warps and every softmax statistic stays inside one warp's registers.
+ *
+ * Fragment layouts of mma.sync.m16n8k16 (PTX ISA, "Matrix fragments"), lane =
+ * 4*g + t: the C/D fragment holds rows g and g+8, columns 2t and 2t+1 of an
+ * 8-column tile; c[0], c[1] are row g, c[2], c[3] row g+8. */
+#ifndef FS_COMMON_CUH
+#define FS_COMMON_CUH
+
+#include <cuda_fp16.h>
+#include <stdint.h>
+#include "variant.h"
+
+/* Shared-memory rows are padded by 8 halves (16 bytes): the 8 row addresses of
+ * an ldmatrix phase then fall in 8 different 4-bank groups, no conflicts. */
+#define FS_LD(D) ((D) + 8)
+
+static inline __host__ __device__ int fs_cdiv(int a, int b) { return (a + b - 1) / b; }
+
+__device__ __forceinline__ uint32_t fs_smem_addr(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* Four 8x8 fp16 matrices; lane l supplies the row address of matrix l/8. */
+__device__ __forceinline__ void fs_ldmatrix_x4(uint32_t r[4], const half *p)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(fs_smem_addr(p)));
+}
+
+__device__ __forceinline__ void fs_ldmatrix_x4_trans(uint32_t r[4], const half *p)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(fs_smem_addr(p)));
+}
+
+/* c += a * b, fp16 operands, fp32 accumulators. */
+__device__ __forceinline__ void fs_mma_16816(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ uint32_t fs_pack_half2(float lo, float hi)
+{
+    __half2 h = __floats2half2_rn(lo, hi);
+    return *(uint32_t *)&h;
+}
+
+/* S = Q K^T for one warp: sQ points at the warp's 16 query rows, sK at TILE key
+ * rows, both [row][FS_LD(D)]. s[j] is the C fragment of key columns 8j..8j+7. */
+template <int TILE, int D>
+__device__ __forceinline__ void fs_warp_qk(float s[TILE / 8][4], const half *sQ, const half *sK)
+{
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int j = 0; j < TILE / 8; j++)
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < D; kk += 16) {
+        uint32_t a[4];
+        fs_ldmatrix_x4(a, sQ + (lane % 16) * FS_LD(D) + kk + (lane / 16) * 8);
+#pragma unroll
+        for (int j = 0; j < TILE / 8; j += 2) {
+            /* K is [key][d]: row-major keys are the column-major B operand. */
+            uint32_t b[4];
+            fs_ldmatrix_x4(b, sK + (j * 8 + lane % 8 + (lane / 16) * 8) * FS_LD(D) + kk + (lane / 8 % 2) * 8);
+            fs_mma_16816(s[j], a, b[0], b[1]);
+            fs_mma_16816(s[j + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+/* acc += P V for one warp. P is s rounded to fp16: the C fragments of two
+ * neighbouring 8-key tiles are exactly the A fragment of one 16-key step, so P
+ * never leaves registers. V is [key][d]; ldmatrix.trans gives its B fragments. */
+template <int TILE, int D>
+__device__ __forceinline__ void fs_warp_pv(float acc[D / 8][4], const float s[TILE / 8][4], const half *sV)
+{
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int kk = 0; kk < TILE / 16; kk++) {
+        const uint32_t a[4] = {fs_pack_half2(s[2 * kk][0], s[2 * kk][1]),
+                               fs_pack_half2(s[2 * kk][2], s[2 * kk][3]),
+                               fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]),
+                               fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+#pragma unroll
+        for (int n = 0; n < D / 8; n += 2) {
+            uint32_t b[4];
+            fs_ldmatrix_x4_trans(b, sV + (kk * 16 + lane % 8 + (lane / 8 % 2) * 8) * FS_LD(D) + n * 8 + (lane / 16) * 8);
+            fs_mma_16816(acc[n], a, b[0], b[1]);
+            fs_mma_16816(acc[n + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+/* Copies `rows` valid rows of a ROWS x D tile from global (row stride `ld`
+ * elements, columns contiguous) to shared, 16 bytes per thread and step; rows
+ * past the end and columns past head_dim are zero, so padded keys contribute
+ * nothing and padded values cannot inject NaN. All threads of the block take part. */
+template <int ROWS, int D>
+__device__ __forceinline__ void fs_load_tile(half *dst, const half *src, long long ld, int rows, int head_dim)
+{
+#pragma unroll
+    for (int c = threadIdx.x; c < ROWS * D / 8; c += blockDim.x) {
+        const int r = c / (D / 8), d = c % (D / 8) * 8;
+        uint4 x = make_uint4(0, 0, 0, 0);
+        if (r < rows && d < head_dim)
+            x = *(const uint4 *)(src + r * ld + d);
+        *(uint4 *)(dst + r * FS_LD(D) + d) = x;
+    }
+}
+
+/* The same copy with cp.async by `nthreads` threads (tid = 0..nthreads-1):
+ * the copy runs in the background and the issuing threads go on; they wait
+ * with fs_cp_async_wait_all(). A source size of 0 fills the 16 bytes with
+ * zeros, which pads rows past the end as fs_load_tile does. */
+template <int ROWS, int D>
+__device__ __forceinline__ void fs_load_tile_async(half *dst, const half *src, long long ld, int rows,
+                                                   int head_dim, int tid, int nthreads)
+{
+    for (int c = tid; c < ROWS * D / 8; c += nthreads) {
+        const int r = c / (D / 8), d = c % (D / 8) * 8;
+        const bool in = r < rows && d < head_dim;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(fs_smem_addr(dst + r * FS_LD(D) + d)),
+                     "l"(in ? src + r * ld + d : src), "r"(in ? 16 : 0));
+    }
+}
+
+__device__ __forceinline__ void fs_cp_async_wait_all(void)
+{
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+}
+
+/* Named barriers (ids 1..15; 0 is __syncthreads): `count` threads take part,
+ * some arriving without waiting (a producer), the others waiting. */
+__device__ __forceinline__ void fs_bar_sync(int id, int count)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void fs_bar_arrive(int id, int count)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
+
+/* Row max and row sum across the 4 lanes (t = 0..3) that share a row. */
+__device__ __forceinline__ float fs_quad_max(float x)
+{
+    x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+    return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+}
+
+__device__ __forceinline__ float fs_quad_sum(float x)
+{
+    x += __shfl_xor_sync(0xffffffffu, x, 1);
+    return x + __shfl_xor_sync(0xffffffffu, x, 2);
+}
+
+/* Host side. Every flash variant instantiates its kernel for TILE in {32, 64,
+ * 128} and D in {64, 128}; FS_PICK selects one at run time (NULL: not built). */
+#define FS_INSTANCES(k)                                                        \
+    {{(const void *)k<32, 64>, (const void *)k<32, 128>},                      \
+     {(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
+     {(const void *)k<128, 64>, (const void *)k<128, 128>}}
+
+static inline const void *fs_pick(const void *const table[3][2], const fs_problem *p)
+{
+    const int t = p->tile == 32 ? 0 : p->tile == 64 ? 1 : p->tile == 128 ? 2 : -1;
+    const int d = p->head_dim == 64 ? 0 : p->head_dim == 128 ? 1 : -1;
+    return t < 0 || d < 0 ? NULL : table[t][d];
+}
+
+/* Whether p's strides are those of the contiguous [B][H][N][D] layout. */
+static inline int fs_contiguous(const fs_problem *p)
+{
+    const long long n = p->seq, d = p->head_dim;
+    return p->q_stride[2] == d && p->q_stride[1] == n * d && p->q_stride[0] == p->heads_q * n * d &&
+           p->o_stride[2] == d && p->o_stride[1] == n * d && p->o_stride[0] == p->heads_q * n * d &&
+           p->k_stride[2] == d && p->k_stride[1] == n * d && p->k_stride[0] == p->heads_kv * n * d &&
+           p->v_stride[2] == d && p->v_stride[1] == n * d && p->v_stride[0] == p->heads_kv * n * d;
+}
+
+#define FS_SHAPE_REFUSAL "needs tile 32, 64 or 128 and head_dim 64 or 128"
+
+/* Launches plan->kernel with the problem as its one argument. Raising the
+ * dynamic shared-memory limit is needed above 48 KB and cheap to repeat. */
+static inline cudaError_t fs_launch(const fs_plan *plan, const fs_problem *p)
+{
+    cudaError_t e = cudaFuncSetAttribute(plan->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)plan->smem_dynamic);
+    if (e != cudaSuccess)
+        return e;
+    void *args[] = {(void *)p};
+    e = cudaLaunchKernel(plan->kernel, plan->grid, plan->block, args, plan->smem_dynamic, p->stream);
+    return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+#endif
