@@ -62,9 +62,9 @@ __global__ void __launch_bounds__(WARPS * 32) fs00_scores(fs_problem p)
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
 
     /* Rows past N load as zeros, so padded scores are 0, finite. */
-    fs_load_tile<BLOCK, D>(sQ, (const half *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2],
+    fs_load_tile<BLOCK, D, WARPS * 32>(sQ, (const half *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2],
                            p.q_stride[2], p.seq - q0, p.head_dim);
-    fs_load_tile<BLOCK, D>(sK, (const half *)p.k + b * p.k_stride[0] + hk * p.k_stride[1] + k0 * p.k_stride[2],
+    fs_load_tile<BLOCK, D, WARPS * 32>(sK, (const half *)p.k + b * p.k_stride[0] + hk * p.k_stride[1] + k0 * p.k_stride[2],
                            p.k_stride[2], p.seq - k0, p.head_dim);
     __syncthreads();
 
@@ -192,8 +192,8 @@ __global__ void __launch_bounds__(WARPS * 32) fs00_pv(fs_problem p)
     float acc[D / 8][4] = {};
     for (int k0 = 0; k0 < np; k0 += BLOCK) {
         __syncthreads(); /* all warps are done with the previous P and V */
-        fs_load_tile<BLOCK, BLOCK>(sP, P + k0, ldp, BLOCK, BLOCK);
-        fs_load_tile<BLOCK, D>(sV, v + k0 * p.v_stride[2], p.v_stride[2], p.seq - k0, p.head_dim);
+        fs_load_tile<BLOCK, BLOCK, WARPS * 32>(sP, P + k0, ldp, BLOCK, BLOCK);
+        fs_load_tile<BLOCK, D, WARPS * 32>(sV, v + k0 * p.v_stride[2], p.v_stride[2], p.seq - k0, p.head_dim);
         __syncthreads();
         warp_pv<D>(acc, sP + warp * 16 * FS_LD(BLOCK), sV);
     }

@@ -25,8 +25,8 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
 {
     const int lane = threadIdx.x % 32;
     __syncthreads(); /* all warps are done with the previous K and V */
-    fs_load_tile<TILE, D>(sK, k + k0 * p.k_stride[2], p.k_stride[2], p.seq - k0, p.head_dim);
-    fs_load_tile<TILE, D>(sV, v + k0 * p.v_stride[2], p.v_stride[2], p.seq - k0, p.head_dim);
+    fs_load_tile<TILE, D, TILE * 2>(sK, k + k0 * p.k_stride[2], p.k_stride[2], p.seq - k0, p.head_dim);
+    fs_load_tile<TILE, D, TILE * 2>(sV, v + k0 * p.v_stride[2], p.v_stride[2], p.seq - k0, p.head_dim);
     __syncthreads();
 
     float s[TILE / 8][4];
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(TILE * 2) fs04_attention(fs_problem p)
     const half *v = (const half *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
     half *o = (half *)p.o + b * p.o_stride[0] + h * p.o_stride[1] + q0 * p.o_stride[2];
 
-    fs_load_tile<TILE, D>(sQ, q, p.q_stride[2], p.seq - q0, p.head_dim);
+    fs_load_tile<TILE, D, TILE * 2>(sQ, q, p.q_stride[2], p.seq - q0, p.head_dim);
 
     /* This thread's rows of the warp's 16: r = 0 is row g, r = 1 row g + 8. */
     const int row = q0 + warp * 16 + lane / 4;

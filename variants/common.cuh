@@ -108,17 +108,26 @@ __device__ __forceinline__ void fs_warp_pv(float acc[D / 8][4], const float s[TI
 /* Copies `rows` valid rows of a ROWS x D tile from global (row stride `ld`
  * elements, columns contiguous) to shared, 16 bytes per thread and step; rows
  * past the end and columns past head_dim are zero, so padded keys contribute
- * nothing and padded values cannot inject NaN. All threads of the block take part. */
-template <int ROWS, int D>
+ * nothing and padded values cannot inject NaN. All THREADS threads of the
+ * block take part. Each thread issues four loads before their stores, so four
+ * latencies overlap; all of a tile at once would double the registers. */
+template <int ROWS, int D, int THREADS>
 __device__ __forceinline__ void fs_load_tile(half *dst, const half *src, long long ld, int rows, int head_dim)
 {
+    static_assert(ROWS * D / 8 % (4 * THREADS) == 0, "every thread copies 16-byte pieces in groups of 4");
+#pragma unroll 1
+    for (int c0 = 0; c0 < ROWS * D / 8; c0 += 4 * THREADS) {
+        uint4 x[4];
 #pragma unroll
-    for (int c = threadIdx.x; c < ROWS * D / 8; c += blockDim.x) {
-        const int r = c / (D / 8), d = c % (D / 8) * 8;
-        uint4 x = make_uint4(0, 0, 0, 0);
-        if (r < rows && d < head_dim)
-            x = *(const uint4 *)(src + r * ld + d);
-        *(uint4 *)(dst + r * FS_LD(D) + d) = x;
+        for (int i = 0; i < 4; i++) {
+            const int c = c0 + threadIdx.x + i * THREADS, r = c / (D / 8), d = c % (D / 8) * 8;
+            x[i] = r < rows && d < head_dim ? *(const uint4 *)(src + r * ld + d) : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int c = c0 + threadIdx.x + i * THREADS;
+            *(uint4 *)(dst + c / (D / 8) * FS_LD(D) + c % (D / 8) * 8) = x[i];
+        }
     }
 }
 
