@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include "variant.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* fp16 <-> float on the host (IEEE binary16, round to nearest even). */
 uint16_t fs_half_from_float(float f);
 float fs_half_to_float(uint16_t h);
@@ -35,11 +39,16 @@ typedef struct {
 #define FS_ATOL 2e-3
 #define FS_RTOL 1e-2
 
-/* Compares every element of out (fp16) with ref; element i passes when
- * |out - ref| <= atol + rtol*|ref|. Prints the first `show` mismatches with
- * their (batch, head, row, col) to stderr, prefixed by label. Returns 1 when
- * all pass. */
+/* Compares every element of out (fp16, laid out as p->o_stride says) with
+ * ref (contiguous); element i passes when |out - ref| <= atol + rtol*|ref|,
+ * with atol and rtol read from c (set them first), the other fields filled.
+ * NaN or Inf fails and makes max_abs_err and rel_l2_err infinite. Prints the
+ * first `show` mismatches with their (batch, head, row, col) to stderr,
+ * prefixed by label. Returns 1 when all pass. */
 int fs_compare_output(const fs_problem *p, const uint16_t *out, const double *ref,
                       fs_compare *c, int show, const char *label);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,0 +1,177 @@
+/* The host side of validation: fp16 conversions, seeded inputs, attention in
+ * double precision, and the element-by-element comparison. */
+#include "reference.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint16_t fs_half_from_float(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t a = x & 0x7fffffff;
+    if (a > 0x7f800000)
+        return sign | 0x7e00;                    /* NaN stays NaN (quiet) */
+    if (a >= 0x47800000)
+        return sign | 0x7c00;                    /* >= 2^16 (and inf): inf */
+    if (a < 0x38800000) {
+        /* Below 2^-14: a subnormal half counts units of 2^-24. Scaling by 2^24
+         * is exact, and rintf rounds to nearest even; 1024 units come out as
+         * the smallest normal, whose encoding is the same number. */
+        float fa;
+        memcpy(&fa, &a, sizeof fa);
+        return sign | (uint16_t)rintf(fa * 16777216.0f);
+    }
+    /* Normal: rebias the exponent, keep 10 of 23 mantissa bits, round the
+     * other 13 to nearest even. A carry out of the mantissa bumps the
+     * exponent, which is right, and 65520 and up carry into inf. */
+    uint32_t h = ((a >> 23) - 112) << 10 | (a >> 13 & 0x3ff);
+    uint32_t rest = a & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+        h++;
+    return sign | (uint16_t)h;
+}
+
+float fs_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1f, m = h & 0x3ff, x;
+    if (e == 0) {
+        float f = ldexpf((float)m, -24);
+        return sign ? -f : f;
+    }
+    if (e == 31)
+        x = sign | 0x7f800000 | m << 13;
+    else
+        x = sign | (e + 112) << 23 | m << 13;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Box-Muller: two uniforms give two independent N(0, 1) values. Float
+ * arithmetic is ample for values rounded to fp16, and several times faster. */
+void fs_fill_random(uint16_t *x, size_t n, uint64_t seed)
+{
+    const float two_pi = 6.2831853f;
+    uint64_t state = seed;
+    for (size_t i = 0; i < n; i += 2) {
+        float u1 = ((splitmix64(&state) >> 40) + 1) * 0x1p-24f;   /* (0, 1]: log is finite */
+        float u2 = (splitmix64(&state) >> 40) * 0x1p-24f;
+        float r = sqrtf(-2.0f * logf(u1));
+        x[i] = fs_half_from_float(r * cosf(two_pi * u2));
+        if (i + 1 < n)
+            x[i + 1] = fs_half_from_float(r * sinf(two_pi * u2));
+    }
+}
+
+void fs_reference_cpu(const fs_problem *p, const uint16_t *q, const uint16_t *k,
+                      const uint16_t *v, double *out)
+{
+    const int n = p->seq, d = p->head_dim, group = p->heads_q / p->heads_kv;
+    /* One head's keys transposed ([d][n]) and values ([n][d]) in double, so
+     * both inner loops run over contiguous memory. */
+    double *kt = malloc((size_t)n * d * sizeof *kt);
+    double *vd = malloc((size_t)n * d * sizeof *vd);
+    double *qd = malloc((size_t)d * sizeof *qd);
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!kt || !vd || !qd || !s) {
+        fprintf(stderr, "flashstudy: out of memory for the CPU reference (N=%d, D=%d)\n", n, d);
+        exit(1);
+    }
+    for (int b = 0; b < p->batch; b++)
+        for (int h = 0; h < p->heads_q; h++) {
+            const int hk = h / group;
+            const uint16_t *kh = k + b * p->k_stride[0] + hk * p->k_stride[1];
+            const uint16_t *vh = v + b * p->v_stride[0] + hk * p->v_stride[1];
+            for (int j = 0; j < n; j++)
+                for (int c = 0; c < d; c++) {
+                    kt[(size_t)c * n + j] = fs_half_to_float(kh[j * p->k_stride[2] + c]);
+                    vd[(size_t)j * d + c] = fs_half_to_float(vh[j * p->v_stride[2] + c]);
+                }
+            for (int i = 0; i < n; i++) {
+                const uint16_t *qi = q + b * p->q_stride[0] + h * p->q_stride[1] + i * p->q_stride[2];
+                const int keys = p->causal ? i + 1 : n;
+                for (int c = 0; c < d; c++)
+                    qd[c] = fs_half_to_float(qi[c]);
+                for (int j = 0; j < keys; j++)
+                    s[j] = 0;
+                for (int c = 0; c < d; c++)
+                    for (int j = 0; j < keys; j++)
+                        s[j] += qd[c] * kt[(size_t)c * n + j];
+                /* exp(s - max) never overflows and the largest term is 1. */
+                double mx = -INFINITY, sum = 0;
+                for (int j = 0; j < keys; j++) {
+                    s[j] *= p->scale;
+                    mx = fmax(mx, s[j]);
+                }
+                for (int j = 0; j < keys; j++) {
+                    s[j] = exp(s[j] - mx);
+                    sum += s[j];
+                }
+                double *o = out + (((size_t)b * p->heads_q + h) * n + i) * d;
+                for (int c = 0; c < d; c++)
+                    o[c] = 0;
+                for (int j = 0; j < keys; j++)
+                    for (int c = 0; c < d; c++)
+                        o[c] += s[j] * vd[(size_t)j * d + c];
+                for (int c = 0; c < d; c++)
+                    o[c] /= sum;
+            }
+        }
+    free(kt);
+    free(vd);
+    free(qd);
+    free(s);
+}
+
+int fs_compare_output(const fs_problem *p, const uint16_t *out, const double *ref,
+                      fs_compare *c, int show, const char *label)
+{
+    double err2 = 0, ref2 = 0;
+    c->checked = c->mismatches = 0;
+    c->max_abs_err = 0;
+    c->nonfinite = 0;
+    size_t i = 0;
+    for (int b = 0; b < p->batch; b++)
+        for (int h = 0; h < p->heads_q; h++)
+            for (int r = 0; r < p->seq; r++)
+                for (int col = 0; col < p->head_dim; col++, i++) {
+                    double got = fs_half_to_float(out[b * p->o_stride[0] + h * p->o_stride[1] +
+                                                      r * p->o_stride[2] + col]);
+                    double want = ref[i], e = fabs(got - want);
+                    int finite = isfinite(got);
+                    c->nonfinite |= !finite;
+                    if (finite) {
+                        err2 += e * e;
+                        c->max_abs_err = fmax(c->max_abs_err, e);
+                    }
+                    ref2 += want * want;
+                    /* Written so that NaN fails: every comparison with it is false. */
+                    if (!(finite && e <= c->atol + c->rtol * fabs(want))) {
+                        if (c->mismatches < (size_t)show)
+                            fprintf(stderr, "%s: mismatch at (b %d, h %d, row %d, col %d): got %.6g, want %.6g\n",
+                                    label, b, h, r, col, got, want);
+                        c->mismatches++;
+                    }
+                }
+    c->checked = i;
+    if (c->mismatches > (size_t)show && show > 0)
+        fprintf(stderr, "%s: ... %zu mismatches of %zu elements\n", label, c->mismatches, c->checked);
+    /* A NaN or Inf anywhere makes the error unbounded, whatever the rest says. */
+    if (c->nonfinite)
+        c->max_abs_err = c->rel_l2_err = INFINITY;
+    else
+        c->rel_l2_err = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+    return c->mismatches == 0;
+}

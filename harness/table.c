@@ -1,0 +1,392 @@
+/* CSV tables (RFC 4180): a cell holding a comma, a quote, CR or LF is quoted
+ * and its quotes doubled. The reader is strict, since a table it accepts
+ * silently but wrongly would corrupt a report: every malformed input is one
+ * sentence in err naming the file and the line. */
+#include "table.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "flashstudy: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xrealloc(NULL, n), s, n);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void fs_table_init(fs_table *t, int ncols, const char *const *header)
+{
+    t->ncols = ncols;
+    t->nrows = t->cap = 0;
+    t->cells = NULL;
+    t->header = xrealloc(NULL, (size_t)ncols * sizeof *t->header);
+    for (int c = 0; c < ncols; c++)
+        t->header[c] = xstrdup(header[c]);
+}
+
+void fs_table_free(fs_table *t)
+{
+    for (int c = 0; c < t->ncols; c++)
+        free(t->header[c]);
+    for (size_t i = 0; i < (size_t)t->nrows * t->ncols; i++)
+        free(t->cells[i]);
+    free(t->header);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+void fs_table_add(fs_table *t, const char *const *cells)
+{
+    if (t->nrows == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 16;
+        t->cells = xrealloc(t->cells, (size_t)t->cap * t->ncols * sizeof *t->cells);
+    }
+    char **row = t->cells + (size_t)t->nrows * t->ncols;
+    for (int c = 0; c < t->ncols; c++)
+        row[c] = xstrdup(cells[c] ? cells[c] : "");
+    t->nrows++;
+}
+
+int fs_table_col(const fs_table *t, const char *name)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (!strcmp(t->header[c], name))
+            return c;
+    return -1;
+}
+
+const char *fs_table_get(const fs_table *t, int row, const char *col)
+{
+    int c = fs_table_col(t, col);
+    return c < 0 ? NULL : t->cells[(size_t)row * t->ncols + c];
+}
+
+double fs_table_num(const fs_table *t, int row, const char *col)
+{
+    const char *s = fs_table_get(t, row, col);
+    if (!s || !*s || isspace((unsigned char)*s))
+        return NAN;
+    char *end;
+    double x = strtod(s, &end);
+    return *end ? NAN : x;
+}
+
+/* ---- reading ---- */
+
+typedef struct {
+    const char *s, *end;   /* the file in memory */
+    int line;              /* line of s, from 1 */
+    char *buf;             /* the cell being read */
+    size_t len, cap;
+} csv;
+
+static void put(csv *r, char ch)
+{
+    if (r->len + 1 >= r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->buf = xrealloc(r->buf, r->cap);
+    }
+    r->buf[r->len++] = ch;
+}
+
+/* A line ends at LF, CRLF or the end of the file. */
+static int at_eol(const csv *r)
+{
+    return r->s == r->end || *r->s == '\n' || (*r->s == '\r' && (r->s + 1 == r->end || r->s[1] == '\n'));
+}
+
+static void skip_eol(csv *r)
+{
+    if (r->s < r->end && *r->s == '\r')
+        r->s++;
+    if (r->s < r->end && *r->s == '\n') {
+        r->s++;
+        r->line++;
+    }
+}
+
+/* Reads one record's cells into *cells, *n of them so far. Returns 0, or -1
+ * with err (the cells read stay for the caller to free). */
+static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err, size_t errlen)
+{
+    int first = r->line, cap = 0;
+    *cells = NULL;
+    *n = 0;
+    for (;;) {
+        r->len = 0;
+        if (r->s < r->end && *r->s == '"') {
+            r->s++;
+            for (;;) {
+                if (r->s == r->end)
+                    return fail(err, errlen, "%s: the quoted cell opened on line %d is not closed "
+                                "(is the file truncated?)", path, first);
+                char ch = *r->s++;
+                if (ch == '"') {
+                    if (r->s < r->end && *r->s == '"')
+                        r->s++;
+                    else
+                        break;
+                } else if (ch == '\n') {
+                    r->line++;
+                } else if (ch == '\0') {
+                    return fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
+                }
+                put(r, ch);
+            }
+            if (!at_eol(r) && *r->s != ',')
+                return fail(err, errlen, "%s line %d: text after the closing quote of a cell "
+                            "(a quote inside a cell must be doubled)", path, r->line);
+        } else {
+            while (!at_eol(r) && *r->s != ',') {
+                if (*r->s == '"')
+                    return fail(err, errlen, "%s line %d: a quote inside an unquoted cell "
+                                "(quote the whole cell and double the quote)", path, r->line);
+                if (*r->s == '\0')
+                    return fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
+                put(r, *r->s++);
+            }
+        }
+        put(r, '\0');
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 8;
+            *cells = xrealloc(*cells, (size_t)cap * sizeof **cells);
+        }
+        (*cells)[(*n)++] = xstrdup(r->buf);
+        if (at_eol(r)) {
+            skip_eol(r);
+            return 0;
+        }
+        r->s++;   /* the comma */
+    }
+}
+
+static void free_cells(char **cells, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(cells[i]);
+    free(cells);
+}
+
+/* One record into a fresh array of *n cells. Returns 0, or -1 with err. */
+static int read_record(csv *r, const char *path, char ***cells, int *n, char *err, size_t errlen)
+{
+    if (read_cells(r, path, cells, n, err, errlen) == 0)
+        return 0;
+    free_cells(*cells, *n);
+    return -1;
+}
+
+/* The whole file, NUL-terminated; NULL with err on failure. */
+static char *slurp(const char *path, size_t *size, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *data = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (cap - n < 65536) {
+            cap = cap ? 2 * cap : 65536;
+            data = xrealloc(data, cap + 1);
+        }
+        got = fread(data + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(data);
+        fail(err, errlen, "cannot read %s", path);
+        return NULL;
+    }
+    data[n] = '\0';
+    *size = n;
+    return data;
+}
+
+static int check_schema(csv *r, const char *path, char *err, size_t errlen)
+{
+    static const char prefix[] = "# flashstudy results schema ";
+    const char *eol = r->s;
+    while (eol < r->end && *eol != '\n')
+        eol++;
+    size_t len = (size_t)(eol - r->s), plen = sizeof prefix - 1;
+    if (len > 0 && r->s[len - 1] == '\r')
+        len--;
+    if (len < plen || memcmp(r->s, prefix, plen))
+        return fail(err, errlen, "%s does not open with a schema line (\"%s\"): it is not "
+                    "a flashstudy results file", path, FS_SCHEMA_LINE);
+    /* The version: digits only, up to the end of the line. */
+    long version = 0;
+    size_t i = plen;
+    for (; i < len && isdigit((unsigned char)r->s[i]) && version < 1000000; i++)
+        version = 10 * version + (r->s[i] - '0');
+    if (i == plen || i != len || version < 1)
+        return fail(err, errlen, "%s line 1: \"%.*s\" is not a valid schema line (expected \"%s\")",
+                    path, (int)(len < 80 ? len : 80), r->s, FS_SCHEMA_LINE);
+    if (version > FS_SCHEMA_VERSION)
+        return fail(err, errlen, "%s uses results schema %ld, newer than schema %d that this "
+                    "build reads; use a newer flashstudy", path, version, FS_SCHEMA_VERSION);
+    r->s = eol;
+    skip_eol(r);
+    return 0;
+}
+
+static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, size_t errlen)
+{
+    if (r->s == r->end)
+        return fail(err, errlen, "%s is empty", path);
+    if (schema && check_schema(r, path, err, errlen))
+        return -1;
+    /* Comments and blank lines before the header. */
+    while (r->s < r->end && (*r->s == '#' || at_eol(r))) {
+        while (r->s < r->end && *r->s != '\n')
+            r->s++;
+        skip_eol(r);
+    }
+    if (r->s == r->end)
+        return fail(err, errlen, "%s has no header line", path);
+
+    char **cells;
+    int n, header_line = r->line;
+    if (read_record(r, path, &cells, &n, err, errlen))
+        return -1;
+    for (int c = 0; c < n; c++) {
+        if (!*cells[c]) {
+            free_cells(cells, n);
+            return fail(err, errlen, "%s line %d: header column %d has no name", path, header_line, c + 1);
+        }
+        for (int d = 0; d < c; d++)
+            if (!strcmp(cells[c], cells[d])) {
+                int rc = fail(err, errlen, "%s line %d: the header names column \"%.60s\" twice "
+                              "(columns %d and %d)", path, header_line, cells[c], d + 1, c + 1);
+                free_cells(cells, n);
+                return rc;
+            }
+    }
+    fs_table_init(t, n, (const char *const *)cells);
+    free_cells(cells, n);
+
+    while (r->s < r->end) {
+        if (at_eol(r)) {    /* a blank line: a one-column empty cell is written "" */
+            skip_eol(r);
+            continue;
+        }
+        int line = r->line;
+        if (read_record(r, path, &cells, &n, err, errlen))
+            return -1;
+        if (n != t->ncols) {
+            free_cells(cells, n);
+            return fail(err, errlen, "%s line %d: %d cell%s, but the header has %d columns",
+                        path, line, n, n == 1 ? "" : "s", t->ncols);
+        }
+        fs_table_add(t, (const char *const *)cells);
+        free_cells(cells, n);
+    }
+    return 0;
+}
+
+int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t size;
+    char *data = slurp(path, &size, err, errlen);
+    if (!data)
+        return -1;
+    csv r = {.s = data, .end = data + size, .line = 1};
+    int rc = parse(&r, path, schema, t, err, errlen);
+    free(r.buf);
+    free(data);
+    if (rc)
+        fs_table_free(t);
+    return rc;
+}
+
+/* ---- writing ---- */
+
+/* Quoted when the cell holds a separator or a quote, when it would make a
+ * blank line (a lone empty cell) or a comment line (a leading '#'). */
+static void write_cell(FILE *f, const char *s, int first, int alone)
+{
+    if (!strpbrk(s, ",\"\r\n") && !(alone && !*s) && !(first && *s == '#')) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void write_row(FILE *f, char *const *cells, int n)
+{
+    for (int c = 0; c < n; c++) {
+        if (c)
+            fputc(',', f);
+        write_cell(f, cells[c], c == 0, n == 1);
+    }
+    fputc('\n', f);
+}
+
+int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen)
+{
+    size_t n = strlen(path) + 5;
+    char *tmp = xrealloc(NULL, n);
+    snprintf(tmp, n, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    if (schema)
+        fprintf(f, "%s\n", FS_SCHEMA_LINE);
+    write_row(f, t->header, t->ncols);
+    for (int i = 0; i < t->nrows; i++)
+        write_row(f, t->cells + (size_t)i * t->ncols, t->ncols);
+    int bad = ferror(f);
+    int saved = errno;
+    if (fclose(f) && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad || rename(tmp, path)) {
+        if (!bad)
+            saved = errno;
+        fail(err, errlen, "cannot write %s: %s", bad ? tmp : path, strerror(saved));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

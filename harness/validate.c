@@ -1,0 +1,246 @@
+/* Device buffers of a problem, and validation: seeded inputs drawn on the
+ * host, a poisoned output, one run, every element compared. */
+#include "validate.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* CUDA_CHECK has printed the call; the runtime still holds its error. */
+static int cuda_fail(char *why, size_t whylen, const char *doing)
+{
+    cudaError_t e = cudaGetLastError();
+    return fail(why, whylen, "CUDA failed while %s: %s (%s)", doing, cudaGetErrorName(e),
+                cudaGetErrorString(e));
+}
+
+/* Elements a tensor spans under its strides (head_dim stride 1). */
+static size_t extent(const long long s[3], int batch, int heads, int seq, int d)
+{
+    return (size_t)((batch - 1) * s[0] + (heads - 1) * s[1] + (seq - 1) * s[2] + d);
+}
+
+static size_t q_elems(const fs_problem *p) { return extent(p->q_stride, p->batch, p->heads_q, p->seq, p->head_dim); }
+static size_t k_elems(const fs_problem *p) { return extent(p->k_stride, p->batch, p->heads_kv, p->seq, p->head_dim); }
+static size_t v_elems(const fs_problem *p) { return extent(p->v_stride, p->batch, p->heads_kv, p->seq, p->head_dim); }
+static size_t o_elems(const fs_problem *p) { return extent(p->o_stride, p->batch, p->heads_q, p->seq, p->head_dim); }
+static size_t out_elems(const fs_problem *p) { return (size_t)p->batch * p->heads_q * p->seq * p->head_dim; }
+
+void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int seq,
+                     int head_dim, int causal, int tile)
+{
+    memset(p, 0, sizeof *p);
+    p->batch = batch;
+    p->heads_q = heads_q;
+    p->heads_kv = heads_kv;
+    p->seq = seq;
+    p->head_dim = head_dim;
+    p->causal = causal;
+    p->tile = tile;
+    p->scale = 1.0f / sqrtf((float)head_dim);
+    long long sq[3] = {(long long)heads_q * seq * head_dim, (long long)seq * head_dim, head_dim};
+    long long skv[3] = {(long long)heads_kv * seq * head_dim, (long long)seq * head_dim, head_dim};
+    memcpy(p->q_stride, sq, sizeof sq);
+    memcpy(p->o_stride, sq, sizeof sq);
+    memcpy(p->k_stride, skv, sizeof skv);
+    memcpy(p->v_stride, skv, sizeof skv);
+}
+
+/* Refuses before allocating when bytes exceed free device memory; *free_b
+ * gets the free memory. */
+static int fits(size_t bytes, size_t *free_b, char *why, size_t whylen)
+{
+    size_t total_b;
+    CUDA_CHECK(cudaMemGetInfo(free_b, &total_b), cuda_fail(why, whylen, "reading free memory"));
+    if (bytes > *free_b)
+        return fail(why, whylen, "needs %.2f GiB of device memory, %.2f GiB free", bytes / GIB, *free_b / GIB);
+    return 0;
+}
+
+int fs_problem_alloc(fs_problem *p, size_t workspace_bytes, size_t *taken, char *why, size_t whylen)
+{
+    size_t bytes[5] = {q_elems(p) * 2, k_elems(p) * 2, v_elems(p) * 2, o_elems(p) * 2, workspace_bytes};
+    size_t need = 0, free_before, free_after, total;
+    for (int i = 0; i < 5; i++)
+        need += bytes[i];
+    if (fits(need, &free_before, why, whylen))
+        return -1;
+    void *ptr[5] = {NULL};
+    for (int i = 0; i < 5; i++) {
+        cudaError_t e = bytes[i] ? cudaMalloc(&ptr[i], bytes[i]) : cudaSuccess;
+        if (e != cudaSuccess) {
+            for (int j = 0; j < i; j++)
+                cudaFree(ptr[j]);
+            cudaGetLastError();   /* the failed allocation is reported here, not later */
+            return fail(why, whylen, "cudaMalloc of %.2f GiB failed: %s (%s)", bytes[i] / GIB,
+                        cudaGetErrorName(e), cudaGetErrorString(e));
+        }
+    }
+    p->q = ptr[0];
+    p->k = ptr[1];
+    p->v = ptr[2];
+    p->o = ptr[3];
+    p->workspace = ptr[4];
+    CUDA_CHECK(cudaMemGetInfo(&free_after, &total),
+               (fs_problem_free(p), cuda_fail(why, whylen, "reading free memory")));
+    *taken = free_before > free_after ? free_before - free_after : 0;
+    return 0;
+}
+
+void fs_problem_free(fs_problem *p)
+{
+    /* Not checked: after a sticky error every call fails, and a later
+     * allocation reports the state anyway. */
+    cudaFree((void *)p->q);
+    cudaFree((void *)p->k);
+    cudaFree((void *)p->v);
+    cudaFree(p->o);
+    cudaFree(p->workspace);
+    p->q = p->k = p->v = p->o = p->workspace = NULL;
+}
+
+/* The inputs into p's buffers, on p's stream so that the launch after them
+ * is ordered, whatever kind of stream it is. */
+static int upload(const fs_inputs *in, const fs_problem *p)
+{
+    CUDA_CHECK(cudaMemcpyAsync((void *)p->q, in->q, q_elems(p) * 2, cudaMemcpyHostToDevice, p->stream), -1);
+    CUDA_CHECK(cudaMemcpyAsync((void *)p->k, in->k, k_elems(p) * 2, cudaMemcpyHostToDevice, p->stream), -1);
+    CUDA_CHECK(cudaMemcpyAsync((void *)p->v, in->v, v_elems(p) * 2, cudaMemcpyHostToDevice, p->stream), -1);
+    return 0;
+}
+
+static int download(void *host, const void *dev, size_t bytes)
+{
+    CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), -1);
+    return 0;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *x = malloc(n ? n : 1);
+    if (!x) {
+        fprintf(stderr, "flashstudy: out of host memory (%.2f GiB)\n", n / GIB);
+        exit(1);
+    }
+    return x;
+}
+
+/* The fp32 GPU reference into in->ref as double. */
+static int reference_gpu(fs_inputs *in, const fs_problem *p, char *why, size_t whylen)
+{
+    size_t n = out_elems(p);
+    float *dev = NULL;
+    size_t free_b;
+    if (fits(n * sizeof *dev, &free_b, why, whylen))
+        return -1;
+    if (upload(in, p))
+        return cuda_fail(why, whylen, "copying the inputs to the device");
+    CUDA_CHECK(cudaMalloc((void **)&dev, n * sizeof *dev), cuda_fail(why, whylen, "allocating the GPU reference's output"));
+    cudaError_t e = fs_reference_gpu(p, dev);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(p->stream);
+    if (e != cudaSuccess) {
+        cudaFree(dev);
+        cudaGetLastError();
+        return fail(why, whylen, "the GPU reference kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+    }
+    float *host = xmalloc(n * sizeof *host);
+    int rc = download(host, dev, n * sizeof *dev);
+    cudaFree(dev);
+    for (size_t i = 0; !rc && i < n; i++)
+        in->ref[i] = host[i];
+    free(host);
+    return rc ? cuda_fail(why, whylen, "copying the GPU reference back") : 0;
+}
+
+int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char *kind,
+                   char *why, size_t whylen)
+{
+    /* One buffer drawn from one seed: q, k and v never share values. */
+    size_t nq = q_elems(p), nk = k_elems(p), nv = v_elems(p);
+    memset(in, 0, sizeof *in);
+    in->q = xmalloc((nq + nk + nv) * sizeof *in->q);
+    in->k = in->q + nq;
+    in->v = in->k + nk;
+    fs_fill_random(in->q, nq + nk + nv, seed);
+    in->ref = xmalloc(out_elems(p) * sizeof *in->ref);
+    if (!kind) {
+        unsigned long long macs = (unsigned long long)out_elems(p) * p->seq;
+        kind = macs <= FS_CPU_REF_MAX_MACS ? "cpu" : "gpu";
+    }
+    in->ref_kind = strcmp(kind, "cpu") ? "gpu" : "cpu";
+    if (in->ref_kind[0] == 'c') {
+        fs_reference_cpu(p, in->q, in->k, in->v, in->ref);
+    } else if (reference_gpu(in, p, why, whylen)) {
+        fs_inputs_free(in);
+        return -1;
+    }
+    return 0;
+}
+
+int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, fs_compare *c,
+                    int show, const char *label, char *why, size_t whylen)
+{
+    if (upload(in, p))
+        return cuda_fail(why, whylen, "copying the inputs to the device");
+    /* 0xFFFF is an fp16 NaN: an element the variant never writes fails. */
+    CUDA_CHECK(cudaMemsetAsync(p->o, 0xFF, o_elems(p) * 2, p->stream), cuda_fail(why, whylen, "poisoning the output"));
+    cudaGetLastError();   /* so that the error read after the launch is the launch's own */
+    cudaError_t e = v->launch(p);
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return fail(why, whylen, "the launch failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+    e = cudaStreamSynchronize(p->stream);
+    if (e != cudaSuccess)
+        return fail(why, whylen, "the kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+    uint16_t *out = xmalloc(o_elems(p) * sizeof *out);
+    if (download(out, p->o, o_elems(p) * 2)) {
+        free(out);
+        return cuda_fail(why, whylen, "copying the output back");
+    }
+    c->atol = FS_ATOL;
+    c->rtol = FS_RTOL;
+    int ok = fs_compare_output(p, out, in->ref, c, show, label);
+    free(out);
+    if (!ok)
+        snprintf(why, whylen, "%zu of %zu elements differ from the %s reference (max |err| %.3g%s)",
+                 c->mismatches, c->checked, in->ref_kind, c->max_abs_err,
+                 c->nonfinite ? ", NaN or Inf in the output" : "");
+    return ok;
+}
+
+void fs_inputs_free(fs_inputs *in)
+{
+    free(in->q);
+    free(in->ref);
+    memset(in, 0, sizeof *in);
+}
+
+int fs_validate(const fs_variant *v, const fs_problem *p, uint64_t seed, fs_compare *c,
+                const char **ref_kind, char *why, size_t whylen)
+{
+    fs_inputs in;
+    if (fs_inputs_make(&in, p, seed, NULL, why, whylen))
+        return -1;
+    *ref_kind = in.ref_kind;
+    char label[96];
+    snprintf(label, sizeof label, "%02d_%s", v->number, v->slug);
+    int rc = fs_inputs_check(&in, v, p, c, 5, label, why, whylen);
+    fs_inputs_free(&in);
+    return rc;
+}

@@ -1,0 +1,249 @@
+/* CSV tables: a round trip through awkward cells, every malformed input the
+ * reader must refuse with a sentence, and the atomic write. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "table.h"
+
+static char dir[64], path[128], err[512];
+
+static int make_dir(void **state)
+{
+    strcpy(dir, "/tmp/fs_test_table.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    unlink(path);
+    return rmdir(dir);   /* fails when a test left anything else behind */
+}
+
+static void put_file(const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void assert_tmp_gone(void)
+{
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    assert_false(exists(tmp));
+}
+
+/* Reads path, expecting failure with every one of the fragments in err. */
+static void assert_refused(int schema, const char *a, const char *b)
+{
+    fs_table t;
+    err[0] = '\0';
+    assert_int_equal(fs_table_read(path, schema, &t, err, sizeof err), -1);
+    if (!strstr(err, a) || (b && !strstr(err, b)))
+        fail_msg("err \"%s\" lacks \"%s\"%s%s", err, a, b ? " or " : "", b ? b : "");
+    assert_non_null(strstr(err, path));
+}
+
+static void test_round_trip(void **state)
+{
+    /* A header starting with '#' must not read back as a comment. */
+    const char *header[] = {"#name", "value", "note"};
+    const char *rows[][3] = {
+        {"plain", "1.5", ""},
+        {"comma, inside", "\"quoted\"", "line\nbreak"},
+        {"", "", ""},
+        {"#not a comment", " spaces ", "crlf\r\nand lone \r cr"},
+        {"\"", ",", "\n"},
+        {"unicode \xc3\xa9", "-0", "last"},
+    };
+    const int n = sizeof rows / sizeof rows[0];
+    for (int schema = 0; schema < 2; schema++) {
+        fs_table t, r;
+        fs_table_init(&t, 3, header);
+        for (int i = 0; i < n; i++)
+            fs_table_add(&t, rows[i]);
+        assert_int_equal(fs_table_write(path, schema, &t, err, sizeof err), 0);
+        assert_tmp_gone();
+        assert_int_equal(fs_table_read(path, schema, &r, err, sizeof err), 0);
+        assert_int_equal(r.ncols, 3);
+        assert_int_equal(r.nrows, n);
+        for (int c = 0; c < 3; c++)
+            assert_string_equal(r.header[c], header[c]);
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < 3; c++)
+                assert_string_equal(fs_table_get(&r, i, header[c]), rows[i][c]);
+        fs_table_free(&t);
+        fs_table_free(&r);
+    }
+}
+
+/* A lone empty cell would be a blank line, which the reader skips. */
+static void test_one_column_empty_cell(void **state)
+{
+    const char *header[] = {"only"}, *a[] = {""}, *b[] = {"x"};
+    fs_table t, r;
+    fs_table_init(&t, 1, header);
+    fs_table_add(&t, a);
+    fs_table_add(&t, b);
+    fs_table_add(&t, a);
+    assert_int_equal(fs_table_write(path, 0, &t, err, sizeof err), 0);
+    assert_int_equal(fs_table_read(path, 0, &r, err, sizeof err), 0);
+    assert_int_equal(r.nrows, 3);
+    assert_string_equal(fs_table_get(&r, 0, "only"), "");
+    assert_string_equal(fs_table_get(&r, 1, "only"), "x");
+    assert_string_equal(fs_table_get(&r, 2, "only"), "");
+    fs_table_free(&t);
+    fs_table_free(&r);
+}
+
+static void test_comments_and_crlf(void **state)
+{
+    put_file("# a comment\r\n#another\r\n\r\na,b\r\n1,\"x\r\ny\"\r\n\r\n3,4");
+    fs_table t;
+    assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
+    assert_int_equal(t.nrows, 2);
+    assert_string_equal(fs_table_get(&t, 0, "b"), "x\r\ny");
+    assert_string_equal(fs_table_get(&t, 1, "b"), "4");
+    fs_table_free(&t);
+    /* A schema file read without the schema check: its line is a comment. */
+    put_file(FS_SCHEMA_LINE "\n# note\na\n1\n");
+    assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
+    assert_int_equal(t.nrows, 1);
+    fs_table_free(&t);
+    assert_int_equal(fs_table_read(path, 1, &t, err, sizeof err), 0);
+    assert_string_equal(fs_table_get(&t, 0, "a"), "1");
+    fs_table_free(&t);
+}
+
+static void test_lookup_and_numbers(void **state)
+{
+    put_file("x,y\n1.5,\n-2e3,1.5x\n 1,nan\n1e400,0x10\n");
+    fs_table t;
+    assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
+    assert_int_equal(fs_table_col(&t, "y"), 1);
+    assert_int_equal(fs_table_col(&t, "z"), -1);
+    assert_null(fs_table_get(&t, 0, "z"));
+    assert_true(fs_table_num(&t, 0, "x") == 1.5);
+    assert_true(fs_table_num(&t, 1, "x") == -2000);
+    assert_true(isnan(fs_table_num(&t, 0, "y")));   /* empty */
+    assert_true(isnan(fs_table_num(&t, 1, "y")));   /* trailing text */
+    assert_true(isnan(fs_table_num(&t, 2, "x")));   /* leading space */
+    assert_true(isnan(fs_table_num(&t, 0, "z")));   /* no such column */
+    assert_true(isinf(fs_table_num(&t, 3, "x")));
+    assert_true(fs_table_num(&t, 3, "y") == 16);
+    fs_table_free(&t);
+}
+
+static void test_missing_and_empty(void **state)
+{
+    assert_refused(0, "cannot open", "No such file");
+    put_file("");
+    assert_refused(0, "is empty", NULL);
+    assert_refused(1, "is empty", NULL);
+    put_file("# only a comment\n\n");
+    assert_refused(0, "no header", NULL);
+}
+
+static void test_bad_rows(void **state)
+{
+    put_file("# c\na,b,c\n1,2,3\n1,2\n");
+    assert_refused(0, "line 4", "2 cells, but the header has 3 columns");
+    put_file("a,b\n1,2,3\n");
+    assert_refused(0, "line 2", "3 cells");
+    /* The line of a row is where it starts, past a quoted line break. */
+    put_file("a,b\n\"x\ny\",2\n1\n");
+    assert_refused(0, "line 4", "1 cell,");
+    put_file("a,b\n1,\"never closed\n2,3\n");
+    assert_refused(0, "opened on line 2 is not closed", "truncated");
+    put_file("a,b\n1,\"x\"y\n");
+    assert_refused(0, "line 2", "after the closing quote");
+    put_file("a,b\n1,x\"y\n");
+    assert_refused(0, "line 2", "quote inside an unquoted cell");
+    static const char nul[] = "a,b\n1,x\0y\n";
+    FILE *f = fopen(path, "wb");
+    fwrite(nul, 1, sizeof nul - 1, f);
+    fclose(f);
+    assert_refused(0, "line 2", "NUL");
+}
+
+static void test_bad_header(void **state)
+{
+    put_file("a,b,a\n1,2,3\n");
+    assert_refused(0, "\"a\" twice", "columns 1 and 3");
+    put_file("a,,c\n1,2,3\n");
+    assert_refused(0, "column 2 has no name", NULL);
+}
+
+static void test_schema(void **state)
+{
+    put_file("a,b\n1,2\n");
+    assert_refused(1, "does not open with a schema line", FS_SCHEMA_LINE);
+    put_file("# flashstudy results schema 2\na\n1\n");
+    assert_refused(1, "schema 2", "schema 1");
+    put_file("# flashstudy results schema 1x\na\n1\n");
+    assert_refused(1, "not a valid schema line", NULL);
+    put_file("# flashstudy results schema 0\na\n1\n");
+    assert_refused(1, "not a valid schema line", NULL);
+}
+
+static void test_failed_writes_leave_no_tmp(void **state)
+{
+    const char *header[] = {"a"}, *row[] = {"1"};
+    fs_table t;
+    fs_table_init(&t, 1, header);
+    fs_table_add(&t, row);
+    /* The target is a directory: the temporary is written, the rename fails. */
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, path));
+    assert_tmp_gone();
+    assert_int_equal(rmdir(path), 0);
+    /* No such directory: nothing can be created. */
+    char deep[200];
+    snprintf(deep, sizeof deep, "%s/missing/t.csv", dir);
+    assert_int_equal(fs_table_write(deep, 0, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot create"));
+    /* Success replaces the old file whole. */
+    put_file("old,contents\n");
+    assert_int_equal(fs_table_write(path, 0, &t, err, sizeof err), 0);
+    assert_tmp_gone();
+    fs_table r;
+    assert_int_equal(fs_table_read(path, 0, &r, err, sizeof err), 0);
+    assert_int_equal(r.ncols, 1);
+    assert_string_equal(fs_table_get(&r, 0, "a"), "1");
+    fs_table_free(&r);
+    fs_table_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_round_trip, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_one_column_empty_cell, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_comments_and_crlf, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_lookup_and_numbers, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_missing_and_empty, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_bad_rows, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_bad_header, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_schema, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_failed_writes_leave_no_tmp, make_dir, remove_dir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
