@@ -79,6 +79,11 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
 
+# GPU tests print their own closing line and need no cmocka on the GPU machine.
+$(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
 # Installs what the tests need when it is missing and we may (root, apt).
 deps:
 	@bash scripts/deps.sh

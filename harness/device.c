@@ -1,0 +1,156 @@
+/* Device properties, NVML clocks, CUPTI's chip name and cuobjdump. */
+#include "device.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+#include <cupti_version.h>
+#include "check.h"
+
+extern char **environ;
+
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int fs_device_open(fs_device *d, char *why, size_t whylen)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return fail(why, whylen, "cudaGetDeviceCount: %s", cudaGetErrorString(e));
+    if (count == 0)
+        return fail(why, whylen, "cudaGetDeviceCount found 0 devices");
+
+    memset(d, 0, sizeof *d);
+    struct cudaDeviceProp prop;
+    CUDA_CHECK(cudaSetDevice(d->index), fail(why, whylen, "cudaSetDevice failed"));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, d->index), fail(why, whylen, "cudaGetDeviceProperties failed"));
+    snprintf(d->name, sizeof d->name, "%s", prop.name);
+    CUDA_CHECK(cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof d->pci_bus_id, d->index),
+               fail(why, whylen, "cudaDeviceGetPCIBusId failed"));
+    d->cc = prop.major * 10 + prop.minor;
+    d->sms = prop.multiProcessorCount;
+    d->l2_bytes = (size_t)prop.l2CacheSize;
+    d->smem_optin_bytes = prop.sharedMemPerBlockOptin;
+    d->mem_bytes = prop.totalGlobalMem;
+    d->regs_per_sm = prop.regsPerMultiprocessor;
+    d->smem_per_sm = (int)prop.sharedMemPerMultiprocessor;
+    d->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    d->max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+    CUDA_CHECK(cudaDeviceGetAttribute(&d->reserved_smem_per_block, cudaDevAttrReservedSharedMemoryPerBlock, d->index),
+               fail(why, whylen, "cudaDeviceGetAttribute failed"));
+    CUDA_CHECK(cudaDriverGetVersion(&d->driver_version), fail(why, whylen, "cudaDriverGetVersion failed"));
+    CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version), fail(why, whylen, "cudaRuntimeGetVersion failed"));
+    uint32_t v = 0;
+    if (cuptiGetVersion(&v) == CUPTI_SUCCESS)
+        d->cupti_version = v;
+    return 0;
+}
+
+int fs_device_chip(const fs_device *d, char *chip, size_t len, char *why, size_t whylen)
+{
+    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CUpti_Device_GetChipName_Params name = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    name.deviceIndex = (size_t)d->index;
+    CUptiResult r = cuptiProfilerInitialize(&init);
+    if (r == CUPTI_SUCCESS) {
+        r = cuptiDeviceGetChipName(&name);
+        if (r == CUPTI_SUCCESS)
+            snprintf(chip, len, "%s", name.pChipName);
+        CUpti_Profiler_DeInitialize_Params deinit = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        cuptiProfilerDeInitialize(&deinit);
+    }
+    if (r != CUPTI_SUCCESS) {
+        const char *msg = "unknown error";
+        cuptiGetResultString(r, &msg);
+        return fail(why, whylen, "cuptiDeviceGetChipName: %s", msg);
+    }
+    return 0;
+}
+
+/* The few NVML entry points we use, declared here: nvml.h is not on every
+ * build machine. nvmlDevice_t is an opaque pointer; 0 is NVML_SUCCESS. */
+typedef void *nvml_device;
+enum { NVML_OK = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 };
+
+int fs_clocks_read(const fs_device *d, fs_clocks *c, char *why, size_t whylen)
+{
+    memset(c, 0, sizeof *c);
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return fail(why, whylen, "NVML (libnvidia-ml.so.1) not found: clocks not recorded");
+    int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
+    int (*shutdown)(void) = (int (*)(void))dlsym(lib, "nvmlShutdown");
+    int (*by_bus)(const char *, nvml_device *) =
+        (int (*)(const char *, nvml_device *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    int (*clock)(nvml_device, int, unsigned *) = (int (*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
+    int (*version)(char *, unsigned) = (int (*)(char *, unsigned))dlsym(lib, "nvmlSystemGetDriverVersion");
+    int rc = 0;
+    nvml_device dev;
+    if (!init || !shutdown || !by_bus || !clock || !version) {
+        rc = fail(why, whylen, "NVML lacks the functions we need: clocks not recorded");
+    } else if (init() != NVML_OK) {
+        rc = fail(why, whylen, "nvmlInit_v2 failed: clocks not recorded");
+    } else {
+        /* By PCI bus id, not index: CUDA_VISIBLE_DEVICES renumbers devices for
+         * CUDA but not for NVML. */
+        if (by_bus(d->pci_bus_id, &dev) != NVML_OK || clock(dev, NVML_CLOCK_SM, &c->sm_mhz) != NVML_OK ||
+            clock(dev, NVML_CLOCK_MEM, &c->mem_mhz) != NVML_OK)
+            rc = fail(why, whylen, "NVML could not read the clocks of %s: clocks not recorded", d->pci_bus_id);
+        if (version(c->driver, sizeof c->driver) != NVML_OK)
+            c->driver[0] = '\0';
+        shutdown();
+    }
+    dlclose(lib);
+    return rc;
+}
+
+int fs_write_sass(const char *path, char *why, size_t whylen)
+{
+    char tmp[4096], exe[64];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    /* /proc/self/exe would name cuobjdump itself in the child. */
+    snprintf(exe, sizeof exe, "/proc/%ld/exe", (long)getpid());
+    char *argv[] = {"cuobjdump", "--dump-sass", exe, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int e = posix_spawnp(&pid, "cuobjdump", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e) {
+        unlink(tmp);
+        if (e == ENOENT)
+            return fail(why, whylen, "cuobjdump is not on PATH: no sass.txt (put the CUDA toolkit's bin on PATH "
+                        "for the machine code)");
+        return fail(why, whylen, "cannot run cuobjdump: %s", strerror(e));
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        unlink(tmp);
+        return fail(why, whylen, "cuobjdump --dump-sass failed: no sass.txt");
+    }
+    if (rename(tmp, path)) {
+        int saved = errno;
+        unlink(tmp);
+        return fail(why, whylen, "cannot write %s: %s", path, strerror(saved));
+    }
+    return 0;
+}

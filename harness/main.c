@@ -1,0 +1,139 @@
+/* flashstudy COMMAND [options]: parses the command line (options.c) and
+ * hands it to the command's function. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "metrics.h"
+#include "options.h"
+#include "report.h"
+#include "run.h"
+#include "table.h"
+#include "variant.h"
+
+#define FS_VERSION "1.0"
+
+static int cmd_list(const fs_options *o, int argc, char **argv)
+{
+    if (o->markdown)
+        printf("| step | variant | what it does | needs |\n| ---: | --- | --- | --- |\n");
+    for (int i = 0; i < fs_variant_count; i++) {
+        const fs_variant *v = fs_variants[i];
+        printf(o->markdown ? "| %02d | `%s` | %s | sm_%d |\n" : "%02d  %-20s %s (sm_%d+)\n", v->number, v->slug,
+               v->title, v->min_cc);
+    }
+    return 0;
+}
+
+static int cmd_metrics(const fs_options *o, int argc, char **argv)
+{
+    if (o->names)
+        fs_metrics_print_names();
+    else
+        fs_metrics_print();
+    return 0;
+}
+
+/* A run folder must hold a results.csv this build reads before anything is
+ * written from it. */
+static int check_run(const char *dir)
+{
+    struct stat st;
+    char path[4096], err[1024];
+    fs_table t;
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "flashstudy: %s is not a run folder (no such folder)\n", dir);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (fs_table_read(path, 1, &t, err, sizeof err)) {
+        fprintf(stderr, "flashstudy: %s\n", err);
+        return -1;
+    }
+    fs_table_free(&t);
+    return 0;
+}
+
+/* RUN, or the latest run folder under results/. */
+static const char *run_arg(const fs_options *o, int i, char *buf, size_t len)
+{
+    if (o->nargs > i)
+        return o->args[i];
+    const char *dir = fs_latest_run("results", buf, len);
+    if (!dir)
+        fprintf(stderr, "flashstudy: no run folder under results/ (run `flashstudy run` first, or name one)\n");
+    return dir;
+}
+
+static int finish(int rc, const char *err)
+{
+    if (rc < 0)
+        fprintf(stderr, "flashstudy: %s\n", err);
+    return rc < 0;
+}
+
+static int cmd_report(const fs_options *o, int argc, char **argv)
+{
+    char buf[4096], err[1024];
+    const char *run = run_arg(o, 0, buf, sizeof buf);
+    if (!run || check_run(run))
+        return 1;
+    return finish(fs_report_write(run, o->out, err, sizeof err), err);
+}
+
+static int cmd_compare(const fs_options *o, int argc, char **argv)
+{
+    char err[1024];
+    if (check_run(o->args[0]) || check_run(o->args[1]))
+        return 1;
+    return finish(fs_compare_write(o->args[0], o->args[1], o->out, err, sizeof err), err);
+}
+
+static int cmd_plots(const fs_options *o, int argc, char **argv)
+{
+    char buf[4096], err[1024];
+    const char *run = run_arg(o, 0, buf, sizeof buf);
+    if (!run || check_run(run))
+        return 1;
+    return finish(fs_plots_write(run, o->out, err, sizeof err), err);
+}
+
+static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
+    [FS_CMD_LIST] = cmd_list,       [FS_CMD_METRICS] = cmd_metrics, [FS_CMD_RUN] = fs_study,
+    [FS_CMD_SWEEP] = fs_study,      [FS_CMD_REPORT] = cmd_report,   [FS_CMD_COMPARE] = cmd_compare,
+    [FS_CMD_PLOTS] = cmd_plots,
+};
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fs_usage(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            printf("flashstudy %s\n", FS_VERSION);
+            return 0;
+        }
+    }
+    if (argc < 2) {
+        fs_usage(stderr);
+        return 2;
+    }
+    int cmd = fs_command_find(argv[1]);
+    if (cmd < 0) {
+        fprintf(stderr, "flashstudy: unknown command \"%s\" (commands:", argv[1]);
+        for (int c = 0; c < FS_CMD_COUNT; c++)
+            fprintf(stderr, " %s%s", fs_command_name((fs_command)c), c + 1 < FS_CMD_COUNT ? "," : ";");
+        fprintf(stderr, " see flashstudy --help)\n");
+        return 2;
+    }
+    fs_options o;
+    char err[1024];
+    int rc = 2;
+    if (fs_options_parse((fs_command)cmd, argc - 2, argv + 2, &o, err, sizeof err))
+        fprintf(stderr, "flashstudy: %s\n", err);
+    else
+        rc = commands[cmd](&o, argc, argv);
+    fs_options_free(&o);
+    return rc;
+}

@@ -1,0 +1,443 @@
+/* Options: one table of specs says which commands take an option, how its
+ * value is read and where it goes; the checks that follow need no GPU, so a
+ * bad command line fails at once and creates nothing. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct {
+    const char *name, *synopsis, *summary;
+} commands[FS_CMD_COUNT] = {
+    [FS_CMD_LIST] = {"list", "list [--markdown]", "the variants, one a line (--markdown: the README's table)"},
+    [FS_CMD_METRICS] = {"metrics", "metrics [--names]", "the hardware metrics collected (--names: CUPTI names only)"},
+    [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
+    [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
+                      "the same over every combination of comma-separated sizes, into one run folder"},
+    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE]", "markdown report of a run (default: the latest)"},
+    [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
+    [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run (default: the latest)"},
+};
+
+int fs_command_find(const char *name)
+{
+    for (int c = 0; c < FS_CMD_COUNT; c++)
+        if (!strcmp(name, commands[c].name))
+            return c;
+    return -1;
+}
+
+const char *fs_command_name(fs_command cmd) { return commands[cmd].name; }
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+typedef struct spec spec;
+typedef int (*setter)(fs_options *o, const spec *s, const char *value, char *err, size_t errlen);
+struct spec {
+    const char *name;
+    const char *metavar;      /* NULL: a flag, no value */
+    unsigned commands;        /* bit c: command c takes it */
+    setter set;
+    size_t offset;            /* the field of fs_options it sets */
+    int arg;                  /* flags: the value stored */
+    const char *help;
+};
+
+#define FIELD(o, s, type) ((type *)((char *)(o) + (s)->offset))
+
+/* Digits only: no sign, no spaces, no trailing text. */
+static int parse_positive(const char *opt, const char *s, int *out, char *err, size_t errlen)
+{
+    size_t n = strlen(s);
+    if (!n || strspn(s, "0123456789") != n || strspn(s, "0") == n)
+        return fail(err, errlen, "%s must be a positive integer, not \"%s\"", opt, s);
+    errno = 0;
+    long long x = strtoll(s, NULL, 10);
+    if (errno == ERANGE || x > INT_MAX)
+        return fail(err, errlen, "%s %s is too large (at most %d)", opt, s, INT_MAX);
+    *out = (int)x;
+    return 0;
+}
+
+static int set_sizes(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    fs_ints *list = FIELD(o, s, fs_ints);
+    if (o->cmd != FS_CMD_SWEEP && strchr(value, ','))
+        return fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
+                    s->name, commands[o->cmd].name, value);
+    if (!*value)
+        return fail(err, errlen, "%s must be a positive integer, not \"\"", s->name);
+    list->n = 0;
+    const char *item = value;
+    for (;;) {
+        size_t len = strcspn(item, ",");
+        char buf[64];
+        if (list->n == FS_LIST_MAX)
+            return fail(err, errlen, "%s lists more than %d values", s->name, FS_LIST_MAX);
+        if (!len)
+            return fail(err, errlen, "%s \"%s\" has an empty item", s->name, value);
+        if (len >= sizeof buf)
+            return fail(err, errlen, "%s \"%.20s...\" is too long for a size", s->name, item);
+        snprintf(buf, sizeof buf, "%.*s", (int)len, item);
+        int x;
+        if (parse_positive(s->name, buf, &x, err, errlen))
+            return -1;
+        for (int i = 0; i < list->n; i++)
+            if (list->v[i] == x)
+                return fail(err, errlen, "%s lists %d twice", s->name, x);
+        list->v[list->n++] = x;
+        if (!item[len])
+            return 0;
+        item += len + 1;
+    }
+}
+
+static int set_flag(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    *FIELD(o, s, int) = s->arg;
+    return 0;
+}
+
+static int set_reps(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    int *reps = FIELD(o, s, int);
+    if (parse_positive(s->name, value, reps, err, errlen))
+        return -1;
+    if (*reps > 2000)
+        return fail(err, errlen, "%s %s is more than the 2000 repetitions a variant may take", s->name, value);
+    return 0;
+}
+
+static int set_seed(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    size_t n = strlen(value);
+    if (!n || strspn(value, "0123456789") != n)
+        return fail(err, errlen, "%s must be a non-negative integer, not \"%s\"", s->name, value);
+    errno = 0;
+    unsigned long long x = strtoull(value, NULL, 10);
+    if (errno == ERANGE)
+        return fail(err, errlen, "%s %s is too large (at most %llu)", s->name, value, ULLONG_MAX);
+    *FIELD(o, s, uint64_t) = x;
+    return 0;
+}
+
+static int set_seconds(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(value, &end);
+    if (!*value || isspace((unsigned char)*value) || *end || errno == ERANGE || !isfinite(x) || x <= 0)
+        return fail(err, errlen, "%s must be a positive number of seconds, not \"%s\"", s->name, value);
+    *FIELD(o, s, double) = x;
+    return 0;
+}
+
+static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    if (strcmp(value, "cold") && strcmp(value, "hot"))
+        return fail(err, errlen, "%s must be cold or hot, not \"%s\"", s->name, value);
+    o->hot = !strcmp(value, "hot");
+    return 0;
+}
+
+static int set_path(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    if (!*value)
+        return fail(err, errlen, "%s needs a non-empty path", s->name);
+    *FIELD(o, s, const char *) = value;
+    return 0;
+}
+
+static int set_variants(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    char *chosen = calloc((size_t)fs_variant_count + 1, 1), *copy = strdup(value);
+    int rc = 0;
+    if (!chosen || !copy) {
+        rc = fail(err, errlen, "out of memory");
+        goto done;
+    }
+    for (char *item = copy, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        const fs_variant *v = *item ? fs_variant_find(item) : NULL;
+        if (!v) {
+            size_t at = (size_t)snprintf(err, errlen, "%s: unknown variant \"%s\" (valid:", s->name, item);
+            for (int i = 0; i < fs_variant_count && at < errlen; i++)
+                at += (size_t)snprintf(err + at, errlen - at, " %02d %s%s", fs_variants[i]->number,
+                                       fs_variants[i]->slug, i + 1 < fs_variant_count ? "," : ")");
+            rc = -1;
+            goto done;
+        }
+        for (int i = 0; i < fs_variant_count; i++)
+            chosen[i] |= fs_variants[i] == v;
+    }
+    /* Registry order, whatever order the list used. */
+    o->nvariants = 0;
+    for (int i = 0; i < fs_variant_count; i++)
+        if (chosen[i])
+            o->variants[o->nvariants++] = fs_variants[i];
+done:
+    free(chosen);
+    free(copy);
+    return rc;
+}
+
+/* CUPTI metric names are letters, digits, '_' and '.'; the profiler checks
+ * that they exist on the GPU. Names may be separated by commas, spaces or
+ * newlines (in @FILE, '#' starts a comment). */
+static int add_metrics(fs_options *o, const char *opt, char *text, char *err, size_t errlen)
+{
+    for (char *line = text, *eol; line; line = eol) {
+        eol = strchr(line, '\n');
+        if (eol)
+            *eol++ = '\0';
+        line[strcspn(line, "#")] = '\0';
+        for (char *tok = strtok(line, ", \t\r"); tok; tok = strtok(NULL, ", \t\r")) {
+            if (strspn(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(tok))
+                return fail(err, errlen, "%s: \"%s\" is not a metric name (letters, digits, '_' and '.')", opt, tok);
+            int dup = 0;
+            for (int i = 0; i < o->nmetrics; i++)
+                dup |= !strcmp(o->metrics[i], tok);
+            if (dup)
+                continue;
+            char **grown = realloc(o->metrics, (size_t)(o->nmetrics + 1) * sizeof *grown);
+            if (!grown || !(grown[o->nmetrics] = strdup(tok))) {
+                if (grown)
+                    o->metrics = grown;
+                return fail(err, errlen, "out of memory");
+            }
+            o->metrics = grown;
+            o->nmetrics++;
+        }
+    }
+    return 0;
+}
+
+static int set_metrics(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    char *text;
+    if (value[0] == '@') {
+        FILE *f = fopen(value + 1, "r");
+        if (!f)
+            return fail(err, errlen, "%s: cannot open %s: %s", s->name, value + 1, strerror(errno));
+        size_t cap = 4096, n = 0, got;
+        text = malloc(cap + 1);
+        while (text && (got = fread(text + n, 1, cap - n, f)) > 0)
+            if ((n += got) == cap)
+                text = realloc(text, (cap *= 2) + 1);
+        int bad = ferror(f);
+        fclose(f);
+        if (!text || bad) {
+            free(text);
+            return fail(err, errlen, "%s: cannot read %s", s->name, value + 1);
+        }
+        text[n] = '\0';
+    } else if (!(text = strdup(value))) {
+        return fail(err, errlen, "out of memory");
+    }
+    int before = o->nmetrics, rc = add_metrics(o, s->name, text, err, errlen);
+    free(text);
+    if (!rc && o->nmetrics == before)
+        rc = fail(err, errlen, "%s \"%s\" names no new metric", s->name, value);
+    return rc;
+}
+
+#define C(x) (1u << FS_CMD_##x)
+#define STUDY (C(RUN) | C(SWEEP))
+#define AT(f) offsetof(fs_options, f)
+
+static const spec specs[] = {
+    {"--batch", "N", STUDY, set_sizes, AT(batch), 0, "batch size (default 2)"},
+    {"--seq", "N", STUDY, set_sizes, AT(seq), 0, "sequence length, queries and keys (default 1024)"},
+    {"--heads-q", "N", STUDY, set_sizes, AT(heads_q), 0, "query heads (default 16)"},
+    {"--heads-kv", "N", STUDY, set_sizes, AT(heads_kv), 0, "key/value heads, dividing --heads-q (default 8)"},
+    {"--head-dim", "D", STUDY, set_sizes, AT(head_dim), 0, "head dimension: 64 or 128 (default 128)"},
+    {"--tile", "N", STUDY, set_sizes, AT(tile), 0, "query and key rows per block step: 32, 64 or 128 (default 32)"},
+    {"--causal", NULL, STUDY, set_flag, AT(causal), 1, "causal mask (the default)"},
+    {"--no-causal", NULL, STUDY, set_flag, AT(causal), 0, "no mask"},
+    {"--variants", "LIST", STUDY, set_variants, 0, 0, "numbers or slugs, comma-separated (default: all)"},
+    {"--reps", "N", STUDY, set_reps, AT(reps), 0, "minimum timed repetitions (default 30, at most 2000)"},
+    {"--mode", "cold|hot", STUDY, set_mode, 0, 0, "cold: flush the L2 before every repetition (default)"},
+    {"--time-budget", "SECONDS", STUDY, set_seconds, AT(time_budget), 0,
+     "timing budget per variant and configuration (default 2)"},
+    {"--seed", "N", STUDY, set_seed, AT(seed), 0, "seed of the random inputs (default 1)"},
+    {"--metrics", "NAME,...|@FILE", STUDY, set_metrics, 0, 0, "CUPTI metrics to add to the default table"},
+    {"--no-profile", NULL, STUDY, set_flag, AT(no_profile), 1,
+     "no counters; each variant still runs once in an NVTX range `profile` for ncu"},
+    {"--force", NULL, STUDY, set_flag, AT(force), 1, "allow an existing --out folder"},
+    {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
+     "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
+    {"--markdown", NULL, C(LIST), set_flag, AT(markdown), 1, "list: a markdown table"},
+    {"--names", NULL, C(METRICS), set_flag, AT(names), 1, "metrics: one CUPTI name a line"},
+};
+#define NSPECS ((int)(sizeof specs / sizeof specs[0]))
+
+void fs_usage(FILE *f)
+{
+    fprintf(f, "usage: flashstudy COMMAND [options]   (--help, --version)\n\ncommands:\n");
+    for (int c = 0; c < FS_CMD_COUNT; c++)
+        fprintf(f, "  %-34s %s\n", commands[c].synopsis, commands[c].summary);
+    fprintf(f, "\noptions of run and sweep (sweep: the size options and --tile take comma lists):\n");
+    for (int i = 0; i < NSPECS; i++) {
+        char flag[48];
+        snprintf(flag, sizeof flag, "%s%s%s", specs[i].name, specs[i].metavar ? " " : "",
+                 specs[i].metavar ? specs[i].metavar : "");
+        fprintf(f, "  %-34s %s\n", flag, specs[i].help);
+    }
+}
+
+static const spec *find_spec(const char *name, size_t len)
+{
+    for (int i = 0; i < NSPECS; i++)
+        if (strlen(specs[i].name) == len && !strncmp(specs[i].name, name, len))
+            return &specs[i];
+    return NULL;
+}
+
+static int check_out(const fs_options *o, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!stat(o->out, &st)) {
+        if (!o->force)
+            return fail(err, errlen, "--out %s already exists; choose a new folder, or pass --force to write into it",
+                        o->out);
+        if (!S_ISDIR(st.st_mode))
+            return fail(err, errlen, "--out %s exists and is not a folder", o->out);
+        if (access(o->out, W_OK | X_OK))
+            return fail(err, errlen, "--out %s is not writable", o->out);
+        return 0;
+    }
+    if (errno != ENOENT && errno != ENOTDIR)
+        return fail(err, errlen, "--out %s: %s", o->out, strerror(errno));
+    char *copy = strdup(o->out);
+    if (!copy)
+        return fail(err, errlen, "out of memory");
+    const char *parent = dirname(copy);
+    int rc = 0;
+    if (stat(parent, &st))
+        rc = fail(err, errlen, "--out %s: its parent folder %s does not exist", o->out, parent);
+    else if (!S_ISDIR(st.st_mode))
+        rc = fail(err, errlen, "--out %s: %s is not a folder", o->out, parent);
+    else if (access(parent, W_OK | X_OK))
+        rc = fail(err, errlen, "--out %s: its parent folder %s is not writable", o->out, parent);
+    free(copy);
+    return rc;
+}
+
+static int check_study(const fs_options *o, char *err, size_t errlen)
+{
+    for (int i = 0; i < o->head_dim.n; i++)
+        if (o->head_dim.v[i] != 64 && o->head_dim.v[i] != 128)
+            return fail(err, errlen, "--head-dim %d is not supported (supported: 64, 128)", o->head_dim.v[i]);
+    for (int i = 0; i < o->tile.n; i++)
+        if (o->tile.v[i] != 32 && o->tile.v[i] != 64 && o->tile.v[i] != 128)
+            return fail(err, errlen, "--tile %d is not supported (supported: 32, 64, 128)", o->tile.v[i]);
+    for (int i = 0; i < o->heads_q.n; i++)
+        for (int j = 0; j < o->heads_kv.n; j++)
+            if (o->heads_q.v[i] % o->heads_kv.v[j])
+                return fail(err, errlen, "--heads-q %d is not a multiple of --heads-kv %d "
+                            "(query heads share key/value heads in equal groups)",
+                            o->heads_q.v[i], o->heads_kv.v[j]);
+    /* Every buffer size must be a size_t with room to spare: refuse shapes
+     * whose q tensor alone would pass 2^44 bytes (16 TiB). */
+    for (int b = 0; b < o->batch.n; b++)
+        for (int h = 0; h < o->heads_q.n; h++)
+            for (int n = 0; n < o->seq.n; n++) {
+                double bytes = 2.0 * o->batch.v[b] * o->heads_q.v[h] * o->seq.v[n] * 128;
+                if (bytes > 17592186044416.0)
+                    return fail(err, errlen, "--batch %d --heads-q %d --seq %d: the query tensor alone would "
+                                "take %.3g TB", o->batch.v[b], o->heads_q.v[h], o->seq.v[n], bytes / 1e12);
+            }
+    if (o->nmetrics && o->no_profile)
+        return fail(err, errlen, "--metrics and --no-profile contradict each other: counters are collected only "
+                    "when profiling");
+    return o->out ? check_out(o, err, errlen) : 0;
+}
+
+static void set_defaults(fs_options *o, fs_command cmd)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->batch = (fs_ints){1, {2}};
+    o->seq = (fs_ints){1, {1024}};
+    o->heads_q = (fs_ints){1, {16}};
+    o->heads_kv = (fs_ints){1, {8}};
+    o->head_dim = (fs_ints){1, {128}};
+    o->tile = (fs_ints){1, {32}};
+    o->causal = 1;
+    o->reps = 30;
+    o->seed = 1;
+    o->time_budget = 2.0;
+}
+
+int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char *err, size_t errlen)
+{
+    set_defaults(o, cmd);
+    o->variants = malloc(((size_t)fs_variant_count + 1) * sizeof *o->variants);
+    if (!o->variants)
+        return fail(err, errlen, "out of memory");
+    for (int i = 0; i < fs_variant_count; i++)
+        o->variants[i] = fs_variants[i];
+    o->nvariants = fs_variant_count;
+
+    const int max_args = cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS ? 1 : 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2)) {
+            if (o->nargs == max_args)
+                return fail(err, errlen, "`%s` takes %s, not \"%s\" (usage: flashstudy %s)", commands[cmd].name,
+                            max_args ? "no more arguments" : "no arguments", arg, commands[cmd].synopsis);
+            o->args[o->nargs++] = arg;
+            continue;
+        }
+        /* --name VALUE or --name=VALUE */
+        const char *eq = strchr(arg, '=');
+        const spec *s = find_spec(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+        if (!s || !(s->commands & (1u << cmd)))
+            return fail(err, errlen, "unknown option %.*s for `%s` (see flashstudy --help)",
+                        (int)(eq ? eq - arg : (long)strlen(arg)), arg, commands[cmd].name);
+        const char *value = NULL;
+        if (s->metavar) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
+                value = argv[++i];
+            else
+                return fail(err, errlen, "%s needs a value (%s %s)", s->name, s->name, s->metavar);
+        } else if (eq) {
+            return fail(err, errlen, "%s takes no value", s->name);
+        }
+        if (s->set(o, s, value, err, errlen))
+            return -1;
+    }
+    if (cmd == FS_CMD_COMPARE && o->nargs != 2)
+        return fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
+    return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;
+}
+
+void fs_options_free(fs_options *o)
+{
+    for (int i = 0; i < o->nmetrics; i++)
+        free(o->metrics[i]);
+    free(o->metrics);
+    free(o->variants);
+    o->metrics = NULL;
+    o->variants = NULL;
+    o->nmetrics = 0;
+}

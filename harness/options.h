@@ -1,0 +1,68 @@
+/* The command line: commands, their options (one table of specs in
+ * options.c), and every check that needs no GPU. */
+#ifndef FS_OPTIONS_H
+#define FS_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "variant.h"
+
+typedef enum {
+    FS_CMD_LIST,
+    FS_CMD_METRICS,
+    FS_CMD_RUN,
+    FS_CMD_SWEEP,
+    FS_CMD_REPORT,
+    FS_CMD_COMPARE,
+    FS_CMD_PLOTS,
+    FS_CMD_COUNT
+} fs_command;
+
+/* A size option: one value for `run`, a comma list for `sweep`. */
+#define FS_LIST_MAX 32
+typedef struct {
+    int n;
+    int v[FS_LIST_MAX];
+} fs_ints;
+
+typedef struct {
+    fs_command cmd;
+    /* run, sweep */
+    fs_ints batch, seq, heads_q, heads_kv, head_dim, tile;
+    int causal;
+    const fs_variant **variants;  /* registry order, no repeats */
+    int nvariants;
+    int reps;                     /* minimum timed repetitions */
+    int hot;                      /* 0: cold (L2 flushed before every repetition) */
+    int force;                    /* --out may exist */
+    char **metrics;               /* extra CUPTI metrics (--metrics), owned */
+    int nmetrics;
+    int no_profile;
+    uint64_t seed;
+    double time_budget;           /* seconds per variant and configuration */
+    /* run, sweep: the run folder; report: the markdown file; plots: the folder */
+    const char *out;
+    /* list --markdown, metrics --names */
+    int markdown, names;
+    /* report [RUN], compare RUN_A RUN_B, plots [RUN] */
+    const char *args[2];
+    int nargs;
+} fs_options;
+
+/* The command named `name`; -1 when there is none. */
+int fs_command_find(const char *name);
+const char *fs_command_name(fs_command cmd);
+
+/* Parses the arguments after the command name (argv[0] is the first option)
+ * and checks them: sizes, supported head dims and tiles, GQA divisibility,
+ * variant names, metric names' spelling, --out. Returns 0, or -1 with one
+ * sentence naming the option and the problem in err. Free with
+ * fs_options_free either way. */
+int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char *err, size_t errlen);
+void fs_options_free(fs_options *o);
+
+/* The usage text: every command and every option with its help. */
+void fs_usage(FILE *f);
+
+#endif

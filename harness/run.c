@@ -1,0 +1,816 @@
+/* The study loop: for every configuration and every selected variant, plan,
+ * allocate, validate, time, profile, read static resources and derive the
+ * model's columns; one CSV row each, the whole file rewritten after every
+ * variant so that finished rows survive anything that follows. */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "nvtx3/nvToolsExt.h"
+#include "check.h"
+#include "device.h"
+#include "metrics.h"
+#include "model.h"
+#include "results.h"
+#include "table.h"
+#include "validate.h"
+
+#define TIMING_BATCH 10      /* repetitions between two looks at the statistics */
+#define TIMING_MAX 2000
+#define TIMING_SPREAD_PCT 1.0
+#define WARMUP_LAUNCHES 3
+#define WARMUP_S 0.020
+#define CLOCK_DRIFT 0.05
+
+static volatile sig_atomic_t interrupted;
+
+/* The first signal asks the loop to stop at the next step; a second one
+ * kills at once (every file is written to a temporary name and renamed, so
+ * no half file is left either way). */
+static void on_signal(int sig)
+{
+    interrupted = 1;
+    signal(sig, SIG_DFL);
+}
+
+typedef struct {
+    const fs_options *o;
+    fs_device dev;
+    double copy_bps, mma_fps;
+    fs_metric *metrics;            /* the default table, then --metrics */
+    int nmetrics;
+    int m_read, m_write, m_time;   /* indices of the DRAM and time metrics, -1 if absent */
+    fs_profiler *prof;
+    char prof_note[600];           /* why there are no counters, for every row */
+    void *flush;                   /* 2 x L2, written before every cold repetition */
+    size_t flush_bytes;
+    cudaEvent_t events[2 * TIMING_BATCH];
+    float *samples;
+    char dir[2048], csv[2100];
+    fs_table results;
+    uint64_t validations;          /* makes every validation's seed fresh */
+    int lost_after;                /* the variant after which the context died, or -1 */
+    int failed;
+} study;
+
+typedef enum { ROW_DONE, ROW_INTERRUPTED } row_outcome;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- cells ---- */
+
+static void cell(char **row, int col, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    free(row[col]);
+    row[col] = malloc((size_t)n + 1);
+    if (!row[col]) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    vsnprintf(row[col], (size_t)n + 1, fmt, again);
+    va_end(again);
+}
+
+/* Raw SI values; NaN and infinities stay empty (not measured). */
+static void cell_num(char **row, int col, double x)
+{
+    if (isfinite(x))
+        cell(row, col, "%.9g", x);
+}
+
+static int note_col(const study *s) { return FS_COL_COUNT + s->nmetrics; }
+
+/* ---- device.csv ---- */
+
+static void key_value(fs_table *t, const char *key, const char *fmt, ...)
+{
+    char value[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    const char *cells[2] = {key, value};
+    fs_table_add(t, cells);
+}
+
+static void clock_cell(fs_table *t, const char *key, const fs_clocks *c, int ok, int sm)
+{
+    if (ok)
+        key_value(t, key, "%u", sm ? c->sm_mhz : c->mem_mhz);
+    else
+        key_value(t, key, "%s", "");
+}
+
+typedef struct {
+    char date[32], command[4096], notes[2048];
+    fs_clocks start, end;
+    int start_ok, end_ok;
+} run_info;
+
+static int write_device_csv(const study *s, const run_info *info)
+{
+    static const char *const header[2] = {"key", "value"};
+    const fs_device *d = &s->dev;
+    fs_table t;
+    fs_table_init(&t, 2, header);
+    key_value(&t, "name", "%s", d->name);
+    key_value(&t, "cc", "%d.%d", d->cc / 10, d->cc % 10);
+    key_value(&t, "sms", "%d", d->sms);
+    key_value(&t, "l2_bytes", "%zu", d->l2_bytes);
+    key_value(&t, "smem_optin_bytes", "%zu", d->smem_optin_bytes);
+    key_value(&t, "mem_bytes", "%zu", d->mem_bytes);
+    if (info->start.driver[0])
+        key_value(&t, "driver", "%s (CUDA %d.%d)", info->start.driver, d->driver_version / 1000,
+                  d->driver_version % 1000 / 10);
+    else
+        key_value(&t, "driver", "CUDA %d.%d", d->driver_version / 1000, d->driver_version % 1000 / 10);
+    key_value(&t, "runtime", "%d.%d", d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+    key_value(&t, "cupti", "%u", d->cupti_version);
+    key_value(&t, "date", "%s", info->date);
+    key_value(&t, "run_id", "%s", strrchr(s->dir, '/') ? strrchr(s->dir, '/') + 1 : s->dir);
+    key_value(&t, "command", "%s", info->command);
+    clock_cell(&t, "sm_clock_start_mhz", &info->start, info->start_ok, 1);
+    clock_cell(&t, "sm_clock_end_mhz", &info->end, info->end_ok, 1);
+    clock_cell(&t, "mem_clock_start_mhz", &info->start, info->start_ok, 0);
+    clock_cell(&t, "mem_clock_end_mhz", &info->end, info->end_ok, 0);
+    key_value(&t, "copy_bytes_per_s", "%.9g", s->copy_bps);
+    key_value(&t, "mma_flop_per_s", "%.9g", s->mma_fps);
+    key_value(&t, "notes", "%s", info->notes);
+    char path[2200], err[600];
+    snprintf(path, sizeof path, "%s/device.csv", s->dir);
+    int rc = fs_table_write(path, 0, &t, err, sizeof err);
+    fs_table_free(&t);
+    if (rc)
+        fprintf(stderr, "flashstudy: %s\n", err);
+    return rc;
+}
+
+static void add_note(run_info *info, const char *note)
+{
+    size_t at = strlen(info->notes);
+    snprintf(info->notes + at, sizeof info->notes - at, "%s%s", at ? "; " : "", note);
+}
+
+/* The command line, quoted where the shell would need it. */
+static void join_command(char *buf, size_t len, int argc, char **argv)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && at < len; i++) {
+        int plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                  "0123456789-_.,/=:@+") == strlen(argv[i]);
+        at += (size_t)snprintf(buf + at, len - at, plain ? "%s%s" : "%s'%s'", i ? " " : "", argv[i]);
+    }
+}
+
+/* ---- the run folder ---- */
+
+/* "NVIDIA H200" -> "nvidia-h200" */
+static void slugify(char *out, size_t len, const char *name)
+{
+    size_t n = 0;
+    for (const char *c = name; *c && n + 1 < len; c++) {
+        char ch = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+        int alnum = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+        if (alnum)
+            out[n++] = ch;
+        else if (n && out[n - 1] != '-')
+            out[n++] = '-';
+    }
+    while (n && out[n - 1] == '-')
+        n--;
+    out[n] = '\0';
+}
+
+static int make_run_dir(study *s, const struct tm *utc)
+{
+    const fs_options *o = s->o;
+    if (o->out) {
+        snprintf(s->dir, sizeof s->dir, "%s", o->out);
+        if (mkdir(s->dir, 0777) && !(errno == EEXIST && o->force)) {
+            fprintf(stderr, "flashstudy: cannot create %s: %s\n", s->dir, strerror(errno));
+            return -1;
+        }
+    } else {
+        char slug[128], stamp[32];
+        slugify(slug, sizeof slug, s->dev.name);
+        /* UTC, like device.csv's date, so that ids sort by time anywhere. */
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", utc);
+        snprintf(s->dir, sizeof s->dir, "results/%s-%s", stamp, slug);
+        if ((mkdir("results", 0777) && errno != EEXIST) || mkdir(s->dir, 0777)) {
+            fprintf(stderr, "flashstudy: cannot create %s: %s\n", s->dir, strerror(errno));
+            return -1;
+        }
+    }
+    snprintf(s->csv, sizeof s->csv, "%s/results.csv", s->dir);
+    return 0;
+}
+
+/* ---- the metrics and the profiler ---- */
+
+static void build_metrics(study *s)
+{
+    const fs_options *o = s->o;
+    s->metrics = malloc((size_t)(fs_metrics_default_count + o->nmetrics) * sizeof *s->metrics);
+    if (!s->metrics) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    memcpy(s->metrics, fs_metrics_default, (size_t)fs_metrics_default_count * sizeof *s->metrics);
+    s->nmetrics = fs_metrics_default_count;
+    for (int i = 0; i < o->nmetrics; i++) {
+        int known = 0;
+        for (int j = 0; j < fs_metrics_default_count; j++)
+            known |= !strcmp(o->metrics[i], fs_metrics_default[j].cupti);
+        if (!known)
+            s->metrics[s->nmetrics++] = (fs_metric){o->metrics[i], o->metrics[i], "", "added with --metrics"};
+    }
+    s->m_read = s->m_write = s->m_time = -1;
+    for (int i = 0; i < s->nmetrics; i++) {
+        if (!strcmp(s->metrics[i].cupti, "dram__bytes_read.sum"))
+            s->m_read = i;
+        if (!strcmp(s->metrics[i].cupti, "dram__bytes_write.sum"))
+            s->m_write = i;
+        if (!strcmp(s->metrics[i].cupti, "gpu__time_duration.sum"))
+            s->m_time = i;
+    }
+}
+
+/* Returns 0, or 2 when a --metrics name is unknown on this chip. A profiler
+ * that cannot open for any other reason leaves a note and empty cells. */
+static int open_profiler(study *s)
+{
+    const fs_options *o = s->o;
+    char why[512];
+    if (o->no_profile) {
+        snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: --no-profile");
+        return 0;
+    }
+    if (o->nmetrics) {
+        char chip[64];
+        /* Names are checked on the chip first, so that a misspelling is told
+         * apart from a profiler that cannot open. */
+        if (!fs_device_chip(&s->dev, chip, sizeof chip, why, sizeof why) &&
+            fs_metrics_check(chip, (const char *const *)o->metrics, o->nmetrics, why, sizeof why)) {
+            fprintf(stderr, "flashstudy: --metrics: %s\n", why);
+            return 2;
+        }
+    }
+    const char **names = malloc((size_t)s->nmetrics * sizeof *names);
+    if (!names) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    for (int i = 0; i < s->nmetrics; i++)
+        names[i] = s->metrics[i].cupti;
+    s->prof = fs_profiler_open(names, s->nmetrics, why, sizeof why);
+    free(names);
+    if (!s->prof)
+        snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: %s", why);
+    return 0;
+}
+
+/* ---- one variant ---- */
+
+/* After a CUDA error: is the context still usable? A sticky error (illegal
+ * address, a trap) is returned by every later call; any other is cleared by
+ * reading it. */
+static int context_lost(void)
+{
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    return cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess;
+}
+
+static int fail_row(study *s, const fs_variant *v, char **row, const char *fmt, ...)
+{
+    char why[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    if (context_lost()) {
+        s->lost_after = v->number;
+        cell(row, FS_COL_REASON, "%s (the CUDA context is lost)", why);
+    } else {
+        cell(row, FS_COL_REASON, "%s", why);
+    }
+    cell(row, FS_COL_STATUS, "failed");
+    s->failed = 1;
+    return ROW_DONE;
+}
+
+static int skip_row(char **row, const char *why)
+{
+    cell(row, FS_COL_STATUS, "skipped");
+    cell(row, FS_COL_REASON, "%s", why);
+    return ROW_DONE;
+}
+
+static cudaError_t flush_l2(study *s, const fs_problem *p)
+{
+    return s->o->hot ? cudaSuccess : fs_flush_l2(s->flush, s->flush_bytes, p->stream);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Quantile q of sorted x[0..n), linear between neighbours. */
+static double quantile(const float *x, int n, double q)
+{
+    double at = q * (n - 1);
+    int i = (int)at;
+    return i + 1 < n ? x[i] + (at - i) * (x[i + 1] - x[i]) : x[n - 1];
+}
+
+typedef struct {
+    int reps;
+    double median, min, spread_pct;
+} timing;
+
+static void statistics(study *s, int n, timing *t)
+{
+    float *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    memcpy(sorted, s->samples, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, by_value);
+    t->reps = n;
+    t->median = quantile(sorted, n, 0.5) * 1e-3;
+    t->min = sorted[0] * 1e-3;
+    t->spread_pct = (quantile(sorted, n, 0.75) - quantile(sorted, n, 0.25)) / quantile(sorted, n, 0.5) * 100;
+    free(sorted);
+}
+
+/* Warm-up, then batches of repetitions, each between its own event pair (the
+ * flush outside them), until --reps samples with a spread under 1%, the time
+ * budget, or TIMING_MAX samples. Returns 0, 1 when interrupted, or -1 with
+ * why. */
+static int time_variant(study *s, const fs_variant *v, const fs_problem *p, timing *t, char *why, size_t whylen)
+{
+    cudaError_t e = cudaSuccess;
+    const double t0 = now_s();
+    for (int i = 0; e == cudaSuccess && (i < WARMUP_LAUNCHES || now_s() - t0 < WARMUP_S); i++)
+        if ((e = v->launch(p)) == cudaSuccess)
+            e = cudaStreamSynchronize(p->stream);
+    const double start = now_s();
+    int n = 0;
+    while (e == cudaSuccess && !interrupted) {
+        for (int i = 0; i < TIMING_BATCH && e == cudaSuccess; i++)
+            if ((e = flush_l2(s, p)) == cudaSuccess && (e = cudaEventRecord(s->events[2 * i], p->stream)) == cudaSuccess &&
+                (e = v->launch(p)) == cudaSuccess)
+                e = cudaEventRecord(s->events[2 * i + 1], p->stream);
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(s->events[2 * TIMING_BATCH - 1]);
+        for (int i = 0; i < TIMING_BATCH && e == cudaSuccess; i++)
+            e = cudaEventElapsedTime(&s->samples[n++], s->events[2 * i], s->events[2 * i + 1]);
+        if (e != cudaSuccess || n + TIMING_BATCH > TIMING_MAX)
+            break;
+        if (n >= s->o->reps) {
+            statistics(s, n, t);
+            if (t->spread_pct < TIMING_SPREAD_PCT || now_s() - start > s->o->time_budget)
+                break;
+        }
+    }
+    if (e != cudaSuccess) {
+        snprintf(why, whylen, "timing: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    if (interrupted)
+        return 1;
+    statistics(s, n, t);
+    return 0;
+}
+
+typedef struct {
+    study *s;
+    const fs_variant *v;
+    const fs_problem *p;
+} launch_ctx;
+
+static int launch_once(void *ctx)
+{
+    const launch_ctx *c = ctx;
+    return c->v->launch(c->p) == cudaSuccess ? 0 : -1;
+}
+
+static void flush_before_pass(void *ctx)
+{
+    const launch_ctx *c = ctx;
+    flush_l2(c->s, c->p);
+}
+
+/* Counters of one launch into the metric cells (or the reason into the
+ * note). Without the profiler, --no-profile still launches once in the
+ * `profile` range, for ncu --nvtx. Returns 0, or -1 with why on a CUDA error. */
+static int profile_variant(study *s, const fs_variant *v, const fs_problem *p, char **row, double *values,
+                           char *why, size_t whylen)
+{
+    launch_ctx ctx = {s, v, p};
+    int rc = 0;
+    nvtxRangePushA("profile");
+    if (s->prof) {
+        char err[600];
+        if (fs_profiler_measure(s->prof, launch_once, s->o->hot ? NULL : flush_before_pass, &ctx, values, err,
+                                sizeof err)) {
+            cell(row, note_col(s), "counters not collected: %s", err);
+            rc = context_lost() ? -1 : 0;
+            snprintf(why, whylen, "profiling: %s", err);
+        } else {
+            for (int i = 0; i < s->nmetrics; i++)
+                cell_num(row, FS_COL_COUNT + i, values[i]);
+        }
+    } else {
+        cell(row, note_col(s), "%s", s->prof_note);
+        cudaError_t e = cudaSuccess;
+        if (s->o->no_profile && (e = flush_l2(s, p)) == cudaSuccess && (e = v->launch(p)) == cudaSuccess)
+            e = cudaStreamSynchronize(p->stream);
+        if (e != cudaSuccess) {
+            snprintf(why, whylen, "profile launch: %s", cudaGetErrorString(e));
+            rc = -1;
+        }
+    }
+    nvtxRangePop();
+    return rc;
+}
+
+/* Which resource limits resident blocks first: registers (allocated per warp
+ * in units of 256), shared memory (plus what the runtime reserves per block),
+ * warps, or the block slots. */
+static const char *occupancy_limiter(const fs_device *d, const struct cudaFuncAttributes *a, int warps,
+                                     size_t smem_dynamic)
+{
+    static const char *const names[] = {"registers", "shared_memory", "warps", "blocks"};
+    const long regs_per_warp = ((long)a->numRegs * 32 + 255) / 256 * 256;
+    const size_t smem = a->sharedSizeBytes + smem_dynamic + (size_t)d->reserved_smem_per_block;
+    const long limit[] = {
+        regs_per_warp ? d->regs_per_sm / regs_per_warp / warps : d->max_blocks_per_sm,
+        smem ? (long)((size_t)d->smem_per_sm / smem) : d->max_blocks_per_sm,
+        d->max_threads_per_sm / 32 / warps,
+        d->max_blocks_per_sm,
+    };
+    int first = 0;
+    for (int i = 1; i < 4; i++)
+        if (limit[i] < limit[first])
+            first = i;
+    return names[first];
+}
+
+static int static_resources(const study *s, const fs_plan *pl, char **row)
+{
+    struct cudaFuncAttributes a;
+    CUDA_CHECK(cudaFuncGetAttributes(&a, pl->kernel), -1);
+    const int threads = (int)(pl->block.x * pl->block.y * pl->block.z);
+    const int warps = (threads + 31) / 32;
+    int per_sm;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pl->kernel, threads, pl->smem_dynamic), -1);
+    cell(row, FS_COL_REGISTERS, "%d", a.numRegs);
+    cell(row, FS_COL_SMEM_STATIC, "%zu", a.sharedSizeBytes);
+    cell(row, FS_COL_LOCAL, "%zu", a.localSizeBytes);
+    cell(row, FS_COL_BLOCKS_PER_SM, "%d", per_sm);
+    cell_num(row, FS_COL_OCC_THEORETICAL, 100.0 * per_sm * warps / (s->dev.max_threads_per_sm / 32));
+    cell(row, FS_COL_OCC_LIMITER, "%s", occupancy_limiter(&s->dev, &a, warps, pl->smem_dynamic));
+    return 0;
+}
+
+static void derived(const study *s, const fs_variant *v, const fs_problem *p, const timing *t,
+                    const double *values, int have_values, char **row)
+{
+    fs_model m;
+    fs_model_eval(p, v, s->mma_fps, s->copy_bps, &m);
+    cell_num(row, FS_COL_FLOP_USEFUL, m.flop_useful);
+    cell_num(row, FS_COL_FLOP_EXECUTED, m.flop_executed);
+    cell_num(row, FS_COL_FLOP_PER_S, m.flop_useful / t->median);
+    if (m.floor_s > 0)
+        cell_num(row, FS_COL_ROOFLINE_PCT, 100.0 * m.floor_s / t->median);
+    if (have_values && s->m_read >= 0 && s->m_write >= 0 && s->m_time >= 0 && values[s->m_time] > 0) {
+        double bps = (values[s->m_read] + values[s->m_write]) / (values[s->m_time] * 1e-9);
+        cell_num(row, FS_COL_DRAM_BW, bps);
+        if (s->copy_bps > 0)
+            cell_num(row, FS_COL_DRAM_BW_PCT, 100.0 * bps / s->copy_bps);
+    }
+}
+
+/* Validation, timing, profiling, static resources and the model, with the
+ * problem allocated. */
+static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_plan *pl, char **row)
+{
+    char why[1024];
+    fs_compare cmp = {.atol = FS_ATOL, .rtol = FS_RTOL};
+    const char *ref_kind = NULL;
+
+    nvtxRangePushA("validate");
+    int valid = fs_validate(v, p, s->o->seed + s->validations++, &cmp, &ref_kind, why, sizeof why);
+    nvtxRangePop();
+    if (valid < 0)
+        return fail_row(s, v, row, "%s", why);
+    cell(row, FS_COL_VALIDATED_BY, "%s", ref_kind);
+    cell(row, FS_COL_MAX_ABS_ERR, "%.3g", cmp.max_abs_err);
+    cell(row, FS_COL_REL_L2_ERR, "%.3g", cmp.rel_l2_err);
+    cell(row, FS_COL_MISMATCHES, "%zu", cmp.mismatches);
+    if (static_resources(s, pl, row))
+        return fail_row(s, v, row, "cudaFuncGetAttributes or the occupancy query failed");
+    if (!valid)
+        return fail_row(s, v, row, "validation: %zu of %zu elements outside atol+rtol|ref|, max abs err %.3g",
+                        cmp.mismatches, cmp.checked, cmp.max_abs_err);
+    if (interrupted)
+        return ROW_INTERRUPTED;
+
+    timing t;
+    nvtxRangePushA("time");
+    int timed = time_variant(s, v, p, &t, why, sizeof why);
+    nvtxRangePop();
+    if (timed > 0)
+        return ROW_INTERRUPTED;
+    if (timed < 0)
+        return fail_row(s, v, row, "%s", why);
+    cell(row, FS_COL_REPS, "%d", t.reps);
+    cell_num(row, FS_COL_TIME_MEDIAN, t.median);
+    cell_num(row, FS_COL_TIME_MIN, t.min);
+    cell_num(row, FS_COL_TIME_SPREAD, t.spread_pct);
+    if (interrupted)
+        return ROW_INTERRUPTED;
+
+    double *values = calloc((size_t)s->nmetrics, sizeof *values);
+    if (!values) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    int profiled = profile_variant(s, v, p, row, values, why, sizeof why);
+    derived(s, v, p, &t, values, s->prof && !row[note_col(s)], row);
+    free(values);
+    if (profiled)
+        return fail_row(s, v, row, "%s", why);
+    if (interrupted)
+        return ROW_INTERRUPTED;
+    cell(row, FS_COL_STATUS, "ok");
+    return ROW_DONE;
+}
+
+typedef struct {
+    int batch, heads_q, heads_kv, head_dim, seq, tile;
+} config;
+
+static int run_variant(study *s, const config *c, const fs_variant *v, char **row)
+{
+    const fs_options *o = s->o;
+    cell(row, FS_COL_VARIANT, "%d", v->number);
+    cell(row, FS_COL_SLUG, "%s", v->slug);
+    cell(row, FS_COL_MODE, "%s", o->hot ? "hot" : "cold");
+    cell(row, FS_COL_BATCH, "%d", c->batch);
+    cell(row, FS_COL_SEQ, "%d", c->seq);
+    cell(row, FS_COL_HEADS_Q, "%d", c->heads_q);
+    cell(row, FS_COL_HEADS_KV, "%d", c->heads_kv);
+    cell(row, FS_COL_HEAD_DIM, "%d", c->head_dim);
+    cell(row, FS_COL_CAUSAL, "%d", o->causal);
+    cell(row, FS_COL_TILE, "%d", c->tile);
+    if (s->lost_after >= 0) {
+        cell(row, FS_COL_STATUS, "failed");
+        cell(row, FS_COL_REASON, "not run: the CUDA context was lost after variant %02d", s->lost_after);
+        return ROW_DONE;
+    }
+
+    fs_problem p;
+    fs_plan pl = {0};
+    fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, o->causal, c->tile);
+    const char *refusal = v->plan(&p, &pl);
+    if (refusal)
+        return skip_row(row, refusal);
+    cell(row, FS_COL_GRID_BLOCKS, "%u", pl.grid.x * pl.grid.y * pl.grid.z);
+    cell(row, FS_COL_THREADS, "%u", pl.block.x * pl.block.y * pl.block.z);
+    cell(row, FS_COL_SMEM_DYNAMIC, "%zu", pl.smem_dynamic);
+    if (s->dev.cc < v->min_cc) {
+        char why[160];
+        snprintf(why, sizeof why, "needs compute capability %d.%d; this GPU has %d.%d", v->min_cc / 10,
+                 v->min_cc % 10, s->dev.cc / 10, s->dev.cc % 10);
+        return skip_row(row, why);
+    }
+    char why[512];
+    size_t taken;
+    if (fs_problem_alloc(&p, pl.workspace_bytes, &taken, why, sizeof why))
+        return skip_row(row, why);
+    cell(row, FS_COL_PEAK_MEM, "%zu", taken);
+
+    char range[64];
+    snprintf(range, sizeof range, "%02d_%s", v->number, v->slug);
+    nvtxRangePushA(range);
+    int outcome = measure(s, v, &p, &pl, row);
+    nvtxRangePop();
+    fs_problem_free(&p);
+    return outcome;
+}
+
+static void progress(const study *s, const fs_variant *v, char **row)
+{
+    const char *status = row[FS_COL_STATUS], *reason = row[FS_COL_REASON];
+    printf("[%02d %s] %s", v->number, v->slug, strcmp(status, "failed") ? status : "FAILED");
+    if (!strcmp(status, "ok"))
+        printf("  %.1f us  %.1f TFLOP/s  rel_l2 %.1e", atof(row[FS_COL_TIME_MEDIAN]) * 1e6,
+               atof(row[FS_COL_FLOP_PER_S]) * 1e-12, atof(row[FS_COL_REL_L2_ERR]));
+    else
+        printf(": %s", reason ? reason : "");
+    printf("\n");
+    fflush(stdout);
+}
+
+static int commit_table(study *s)
+{
+    char err[600];
+    if (fs_table_write(s->csv, 1, &s->results, err, sizeof err)) {
+        fprintf(stderr, "flashstudy: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds the row (cells freed) and rewrites results.csv. */
+static int commit_row(study *s, char **row)
+{
+    fs_table_add(&s->results, (const char *const *)row);
+    for (int c = 0; c < s->results.ncols; c++) {
+        free(row[c]);
+        row[c] = NULL;
+    }
+    return commit_table(s);
+}
+
+/* Every combination of the size lists, seq varying fastest. Returns 0, 1
+ * when interrupted, or -1 when results.csv cannot be written. */
+static int study_loop(study *s)
+{
+    const fs_options *o = s->o;
+    char **row = calloc((size_t)s->results.ncols, sizeof *row);
+    if (!row) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    int rc = 0;
+    for (int b = 0; b < o->batch.n; b++)
+    for (int hq = 0; hq < o->heads_q.n; hq++)
+    for (int hkv = 0; hkv < o->heads_kv.n; hkv++)
+    for (int d = 0; d < o->head_dim.n; d++)
+    for (int t = 0; t < o->tile.n; t++)
+    for (int n = 0; n < o->seq.n; n++) {
+        const config c = {o->batch.v[b], o->heads_q.v[hq], o->heads_kv.v[hkv], o->head_dim.v[d],
+                          o->seq.v[n], o->tile.v[t]};
+        printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s tile %d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
+               c.head_dim, o->causal ? "causal" : "non-causal", c.tile, o->hot ? "hot" : "cold");
+        for (int i = 0; i < o->nvariants; i++) {
+            if (interrupted || run_variant(s, &c, o->variants[i], row) == ROW_INTERRUPTED) {
+                rc = 1;
+                goto done;
+            }
+            progress(s, o->variants[i], row);
+            if (commit_row(s, row)) {
+                rc = -1;
+                goto done;
+            }
+        }
+    }
+done:
+    for (int col = 0; col < s->results.ncols; col++)
+        free(row[col]);
+    free(row);
+    return rc;
+}
+
+static void results_table(study *s)
+{
+    const int ncols = FS_COL_COUNT + s->nmetrics + 1;
+    const char **header = malloc((size_t)ncols * sizeof *header);
+    if (!header) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    for (int c = 0; c < FS_COL_COUNT; c++)
+        header[c] = fs_result_columns[c].name;
+    for (int i = 0; i < s->nmetrics; i++)
+        header[FS_COL_COUNT + i] = s->metrics[i].column;
+    header[ncols - 1] = "metrics_note";
+    fs_table_init(&s->results, ncols, header);
+    free(header);
+}
+
+/* Ceilings, the flush buffer and the timing events. */
+static int prepare_device(study *s)
+{
+    if (fs_ceiling_copy(&s->copy_bps) || fs_ceiling_mma(&s->dev, &s->mma_fps))
+        return -1;
+    s->flush_bytes = 2 * s->dev.l2_bytes;
+    CUDA_CHECK(cudaMalloc(&s->flush, s->flush_bytes), -1);
+    CUDA_CHECK(cudaMemset(s->flush, 0, s->flush_bytes), -1);
+    for (int i = 0; i < 2 * TIMING_BATCH; i++)
+        CUDA_CHECK(cudaEventCreate(&s->events[i]), -1);
+    s->samples = malloc(TIMING_MAX * sizeof *s->samples);
+    if (!s->samples) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    printf("%s (cc %d.%d, %d SMs): copy %.2f TB/s, mma.sync %.1f TFLOP/s\n", s->dev.name, s->dev.cc / 10,
+           s->dev.cc % 10, s->dev.sms, s->copy_bps * 1e-12, s->mma_fps * 1e-12);
+    return 0;
+}
+
+int fs_study(const fs_options *o, int argc, char **argv)
+{
+    study s = {.o = o, .lost_after = -1};
+    run_info info = {0};
+    char why[512];
+
+    if (fs_device_open(&s.dev, why, sizeof why)) {
+        fprintf(stderr, "flashstudy: no CUDA GPU found (%s): %s needs an NVIDIA GPU\n", why, fs_command_name(o->cmd));
+        return 1;
+    }
+    build_metrics(&s);
+    int rc = open_profiler(&s);
+    if (rc)
+        return rc;
+
+    time_t started = time(NULL);
+    struct tm utc;
+    gmtime_r(&started, &utc);
+    strftime(info.date, sizeof info.date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    join_command(info.command, sizeof info.command, argc, argv);
+    if (make_run_dir(&s, &utc))
+        return 1;
+    printf("run folder: %s\n", s.dir);
+
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    add_note(&info, "mma_flop_per_s: mma.sync.m16n8k16 fp16->fp32 on every warp of a full grid, the tensor-core "
+                    "ceiling of the instruction the variants use (warpgroup MMA on Hopper peaks higher)");
+    add_note(&info, "copy_bytes_per_s: device-to-device copy, bytes read plus written");
+    if (prepare_device(&s))
+        return 1;
+    /* Read just after the ceilings kept the GPU busy, so that the start clock
+     * is a working clock and not an idle one. */
+    info.start_ok = !fs_clocks_read(&s.dev, &info.start, why, sizeof why);
+    if (!info.start_ok)
+        add_note(&info, why);
+    char sass[2200];
+    snprintf(sass, sizeof sass, "%s/sass.txt", s.dir);
+    if (fs_write_sass(sass, why, sizeof why))
+        add_note(&info, why);
+    if (s.prof_note[0])
+        add_note(&info, s.prof_note);
+    if (write_device_csv(&s, &info))
+        return 1;
+
+    /* The header at once: the folder holds a readable results.csv from the
+     * start, and an earlier one (--force) is replaced. */
+    results_table(&s);
+    int loop = commit_table(&s) ? -1 : study_loop(&s);
+
+    info.end_ok = !fs_clocks_read(&s.dev, &info.end, why, sizeof why);
+    if (info.start_ok && info.end_ok &&
+        fabs((double)info.end.sm_mhz - info.start.sm_mhz) > CLOCK_DRIFT * info.start.sm_mhz)
+        fprintf(stderr, "flashstudy: warning: the SM clock moved from %u MHz to %u MHz during the run (more than "
+                        "5%%): times of early and late variants may not compare\n",
+                info.start.sm_mhz, info.end.sm_mhz);
+    int device_failed = write_device_csv(&s, &info);
+    if (!s.prof && !o->no_profile)
+        fprintf(stderr, "flashstudy: no hardware counters in this run: %s\n", s.prof_note);
+    if (s.prof)
+        fs_profiler_close(s.prof);
+
+    if (loop > 0)
+        printf("interrupted: %d rows written to %s\n", s.results.nrows, s.csv);
+    else if (!loop)
+        printf("%d rows written to %s\n", s.results.nrows, s.csv);
+    if (s.lost_after >= 0)
+        fprintf(stderr, "flashstudy: the CUDA context was lost after variant %02d: the remaining variants were "
+                        "not run\n", s.lost_after);
+
+    fs_table_free(&s.results);
+    free(s.samples);
+    free(s.metrics);
+    cudaFree(s.flush);
+    if (loop > 0)
+        return 130;
+    return loop < 0 || device_failed || s.failed || s.lost_after >= 0 ? 1 : 0;
+}

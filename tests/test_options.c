@@ -1,0 +1,325 @@
+/* The option table: every option, the defaults, sweep's lists, and every
+ * rejection with the sentence that names it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "options.h"
+
+#define ARGS(...) ((char *[]){__VA_ARGS__, NULL})
+#define COUNT(a) ((int)(sizeof(a) / sizeof(a)[0]) - 1)
+
+static char err[1024];
+
+static int parse(fs_command cmd, char **argv, fs_options *o)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    err[0] = '\0';
+    return fs_options_parse(cmd, argc, argv, o, err, sizeof err);
+}
+
+static void expect_ok(fs_command cmd, char **argv, fs_options *o)
+{
+    int rc = parse(cmd, argv, o);
+    if (rc)
+        print_error("unexpected rejection: %s\n", err);
+    assert_int_equal(rc, 0);
+}
+
+static void defaults(void **state)
+{
+    fs_options o;
+    expect_ok(FS_CMD_RUN, ARGS(NULL), &o);
+    assert_int_equal(o.batch.n, 1);
+    assert_int_equal(o.batch.v[0], 2);
+    assert_int_equal(o.seq.v[0], 1024);
+    assert_int_equal(o.heads_q.v[0], 16);
+    assert_int_equal(o.heads_kv.v[0], 8);
+    assert_int_equal(o.head_dim.v[0], 128);
+    assert_int_equal(o.tile.v[0], 32);
+    assert_int_equal(o.causal, 1);
+    assert_int_equal(o.reps, 30);
+    assert_int_equal(o.hot, 0);
+    assert_int_equal(o.force, 0);
+    assert_int_equal(o.no_profile, 0);
+    assert_int_equal(o.nmetrics, 0);
+    assert_true(o.time_budget == 2.0);
+    assert_null(o.out);
+    assert_int_equal(o.nvariants, fs_variant_count);
+    for (int i = 0; i < fs_variant_count; i++)
+        assert_ptr_equal(o.variants[i], fs_variants[i]);
+    fs_options_free(&o);
+}
+
+static void every_option(void **state)
+{
+    fs_options o;
+    expect_ok(FS_CMD_RUN,
+              ARGS("--batch", "3", "--seq=2048", "--heads-q", "32", "--heads-kv", "4", "--head-dim", "64", "--tile",
+                   "128", "--no-causal", "--reps", "100", "--mode", "hot", "--seed", "18446744073709551615",
+                   "--time-budget", "0.5", "--metrics", "sm__cycles_elapsed.avg,sm__inst_executed.sum"),
+              &o);
+    assert_int_equal(o.batch.v[0], 3);
+    assert_int_equal(o.seq.v[0], 2048);
+    assert_int_equal(o.heads_q.v[0], 32);
+    assert_int_equal(o.heads_kv.v[0], 4);
+    assert_int_equal(o.head_dim.v[0], 64);
+    assert_int_equal(o.tile.v[0], 128);
+    assert_int_equal(o.causal, 0);
+    assert_int_equal(o.reps, 100);
+    assert_int_equal(o.hot, 1);
+    assert_true(o.seed == UINT64_MAX);
+    assert_true(o.time_budget == 0.5);
+    assert_int_equal(o.nmetrics, 2);
+    assert_string_equal(o.metrics[0], "sm__cycles_elapsed.avg");
+    assert_string_equal(o.metrics[1], "sm__inst_executed.sum");
+    fs_options_free(&o);
+
+    expect_ok(FS_CMD_RUN, ARGS("--no-causal", "--causal", "--mode", "cold", "--no-profile"), &o);
+    assert_int_equal(o.causal, 1);
+    assert_int_equal(o.hot, 0);
+    assert_int_equal(o.no_profile, 1);
+    fs_options_free(&o);
+
+    expect_ok(FS_CMD_LIST, ARGS("--markdown"), &o);
+    assert_int_equal(o.markdown, 1);
+    fs_options_free(&o);
+    expect_ok(FS_CMD_METRICS, ARGS("--names"), &o);
+    assert_int_equal(o.names, 1);
+    fs_options_free(&o);
+}
+
+/* Numbers or slugs in any order and with repeats: registry order, once. */
+static void variants(void **state)
+{
+    const fs_variant *first = fs_variants[0], *last = fs_variants[fs_variant_count - 1];
+    char list[128];
+    snprintf(list, sizeof list, "%s,%d,%02d", last->slug, first->number, last->number);
+    fs_options o;
+    expect_ok(FS_CMD_RUN, ARGS("--variants", list), &o);
+    assert_int_equal(o.nvariants, first == last ? 1 : 2);
+    assert_ptr_equal(o.variants[0], first);
+    assert_ptr_equal(o.variants[o.nvariants - 1], last);
+    fs_options_free(&o);
+}
+
+static void sweep_lists(void **state)
+{
+    fs_options o;
+    expect_ok(FS_CMD_SWEEP,
+              ARGS("--seq", "512,1024,4096", "--head-dim", "64,128", "--batch", "1,2", "--heads-q", "16,32",
+                   "--heads-kv", "8,16", "--tile", "32,64"),
+              &o);
+    assert_int_equal(o.seq.n, 3);
+    assert_int_equal(o.seq.v[0], 512);
+    assert_int_equal(o.seq.v[2], 4096);
+    assert_int_equal(o.head_dim.n, 2);
+    assert_int_equal(o.batch.v[1], 2);
+    assert_int_equal(o.heads_q.v[1], 32);
+    assert_int_equal(o.heads_kv.v[1], 16);
+    assert_int_equal(o.tile.v[1], 64);
+    fs_options_free(&o);
+    /* A later option replaces the earlier list. */
+    expect_ok(FS_CMD_SWEEP, ARGS("--seq", "512,1024", "--seq", "2048"), &o);
+    assert_int_equal(o.seq.n, 1);
+    assert_int_equal(o.seq.v[0], 2048);
+    fs_options_free(&o);
+}
+
+static void metrics_file(void **state)
+{
+    char path[] = "/tmp/fs_metrics_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("# extra counters\nsm__cycles_elapsed.avg  # the clock\n\nlts__t_bytes.sum, sm__cycles_elapsed.avg\n", f);
+    fclose(f);
+    char arg[64];
+    snprintf(arg, sizeof arg, "@%s", path);
+    fs_options o;
+    expect_ok(FS_CMD_RUN, ARGS("--metrics", arg, "--metrics", "dram__bytes_read.sum"), &o);
+    unlink(path);
+    assert_int_equal(o.nmetrics, 3);
+    assert_string_equal(o.metrics[0], "sm__cycles_elapsed.avg");
+    assert_string_equal(o.metrics[1], "lts__t_bytes.sum");
+    assert_string_equal(o.metrics[2], "dram__bytes_read.sum");
+    fs_options_free(&o);
+}
+
+static void positionals(void **state)
+{
+    fs_options o;
+    expect_ok(FS_CMD_REPORT, ARGS("results/a", "--out", "x.md"), &o);
+    assert_int_equal(o.nargs, 1);
+    assert_string_equal(o.args[0], "results/a");
+    assert_string_equal(o.out, "x.md");
+    fs_options_free(&o);
+    expect_ok(FS_CMD_REPORT, ARGS(NULL), &o);
+    assert_int_equal(o.nargs, 0);
+    fs_options_free(&o);
+    expect_ok(FS_CMD_COMPARE, ARGS("a", "b"), &o);
+    assert_int_equal(o.nargs, 2);
+    assert_string_equal(o.args[1], "b");
+    fs_options_free(&o);
+    expect_ok(FS_CMD_PLOTS, ARGS("a", "--out", "dir"), &o);
+    assert_string_equal(o.out, "dir");
+    fs_options_free(&o);
+}
+
+typedef struct {
+    fs_command cmd;
+    char **argv;
+    const char *says;   /* a piece of the sentence */
+} rejection;
+
+static void rejections(void **state)
+{
+    const rejection cases[] = {
+        {FS_CMD_RUN, ARGS("--seq", "0"), "--seq must be a positive integer, not \"0\""},
+        {FS_CMD_RUN, ARGS("--batch", "-2"), "--batch must be a positive integer, not \"-2\""},
+        {FS_CMD_RUN, ARGS("--heads-q", "many"), "--heads-q must be a positive integer"},
+        {FS_CMD_RUN, ARGS("--heads-kv", "0"), "--heads-kv must be a positive integer"},
+        {FS_CMD_RUN, ARGS("--seq", "1024x"), "not \"1024x\""},
+        {FS_CMD_RUN, ARGS("--seq", " 1024"), "not \" 1024\""},
+        {FS_CMD_RUN, ARGS("--seq", "+1024"), "not \"+1024\""},
+        {FS_CMD_RUN, ARGS("--seq", "1e3"), "not \"1e3\""},
+        {FS_CMD_RUN, ARGS("--seq", ""), "not \"\""},
+        {FS_CMD_RUN, ARGS("--seq", "2147483648"), "--seq 2147483648 is too large"},
+        {FS_CMD_RUN, ARGS("--batch", "99999999999999999999999"), "is too large"},
+        {FS_CMD_RUN, ARGS("--batch", "1000000", "--heads-q", "1000", "--heads-kv", "1", "--seq", "1000000"),
+         "the query tensor alone would take"},
+        {FS_CMD_RUN, ARGS("--head-dim", "96"), "--head-dim 96 is not supported (supported: 64, 128)"},
+        {FS_CMD_RUN, ARGS("--head-dim", "256"), "supported: 64, 128"},
+        {FS_CMD_RUN, ARGS("--tile", "48"), "--tile 48 is not supported (supported: 32, 64, 128)"},
+        {FS_CMD_RUN, ARGS("--heads-q", "12", "--heads-kv", "8"), "--heads-q 12 is not a multiple of --heads-kv 8"},
+        {FS_CMD_RUN, ARGS("--heads-kv", "32"), "--heads-q 16 is not a multiple of --heads-kv 32"},
+        {FS_CMD_RUN, ARGS("--variants", "nosuch"), "unknown variant \"nosuch\" (valid:"},
+        {FS_CMD_RUN, ARGS("--variants", "99"), "unknown variant \"99\""},
+        {FS_CMD_RUN, ARGS("--variants", ""), "unknown variant \"\""},
+        {FS_CMD_RUN, ARGS("--reps", "0"), "--reps must be a positive integer"},
+        {FS_CMD_RUN, ARGS("--reps", "2001"), "more than the 2000 repetitions"},
+        {FS_CMD_RUN, ARGS("--mode", "warm"), "--mode must be cold or hot, not \"warm\""},
+        {FS_CMD_RUN, ARGS("--time-budget", "0"), "--time-budget must be a positive number of seconds"},
+        {FS_CMD_RUN, ARGS("--time-budget", "-1"), "--time-budget must be a positive number"},
+        {FS_CMD_RUN, ARGS("--time-budget", "2s"), "not \"2s\""},
+        {FS_CMD_RUN, ARGS("--time-budget", "inf"), "not \"inf\""},
+        {FS_CMD_RUN, ARGS("--seed", "-1"), "--seed must be a non-negative integer"},
+        {FS_CMD_RUN, ARGS("--seed", "18446744073709551616"), "--seed 18446744073709551616 is too large"},
+        {FS_CMD_RUN, ARGS("--metrics", "dram bytes!"), "\"bytes!\" is not a metric name"},
+        {FS_CMD_RUN, ARGS("--metrics", ","), "names no new metric"},
+        {FS_CMD_RUN, ARGS("--metrics", "@/nonexistent/metrics.txt"), "cannot open /nonexistent/metrics.txt"},
+        {FS_CMD_RUN, ARGS("--metrics", "lts__t_bytes.sum", "--no-profile"), "--metrics and --no-profile"},
+        {FS_CMD_RUN, ARGS("--bogus"), "unknown option --bogus for `run`"},
+        {FS_CMD_RUN, ARGS("--bogus=3"), "unknown option --bogus for `run`"},
+        {FS_CMD_RUN, ARGS("--markdown"), "unknown option --markdown for `run`"},
+        {FS_CMD_LIST, ARGS("--seq", "4"), "unknown option --seq for `list`"},
+        {FS_CMD_RUN, ARGS("--seq"), "--seq needs a value"},
+        {FS_CMD_RUN, ARGS("--out", "--force"), "--out needs a value"},
+        {FS_CMD_RUN, ARGS("--out="), "--out needs a non-empty path"},
+        {FS_CMD_RUN, ARGS("--force=yes"), "--force takes no value"},
+        {FS_CMD_RUN, ARGS("--seq", "1024,2048"), "--seq takes one value in `run`"},
+        {FS_CMD_RUN, ARGS("stray"), "`run` takes no arguments, not \"stray\""},
+        {FS_CMD_SWEEP, ARGS("--seq", "1024,,2048"), "has an empty item"},
+        {FS_CMD_SWEEP, ARGS("--seq", "1024,"), "has an empty item"},
+        {FS_CMD_SWEEP, ARGS("--seq", "1024,0"), "not \"0\""},
+        {FS_CMD_SWEEP, ARGS("--seq", "1024,1024"), "--seq lists 1024 twice"},
+        {FS_CMD_SWEEP, ARGS("--head-dim", "64,80"), "--head-dim 80 is not supported"},
+        {FS_CMD_SWEEP, ARGS("--heads-q", "16,24", "--heads-kv", "8,16"), "--heads-q 24 is not a multiple of --heads-kv 16"},
+        {FS_CMD_SWEEP, ARGS("--tile", "32,16"), "--tile 16 is not supported"},
+        {FS_CMD_SWEEP, ARGS("--seq", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,"
+                            "28,29,30,31,32,33"), "more than 32 values"},
+        {FS_CMD_COMPARE, ARGS("a"), "`compare` needs two run folders"},
+        {FS_CMD_COMPARE, ARGS("a", "b", "c"), "`compare` takes no more arguments, not \"c\""},
+        {FS_CMD_REPORT, ARGS("a", "b"), "`report` takes no more arguments, not \"b\""},
+        {FS_CMD_REPORT, ARGS("--seq", "1"), "unknown option --seq for `report`"},
+        {FS_CMD_METRICS, ARGS("--markdown"), "unknown option --markdown for `metrics`"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fs_options o;
+        int rc = parse(cases[i].cmd, cases[i].argv, &o);
+        fs_options_free(&o);
+        if (rc != -1 || !strstr(err, cases[i].says))
+            fail_msg("case %zu (%s %s): rc %d, said \"%s\", expected \"%s\"", i, fs_command_name(cases[i].cmd),
+                     cases[i].argv[0] ? cases[i].argv[0] : "", rc, err, cases[i].says);
+    }
+}
+
+/* --out: new folder under a writable parent; an existing one only with
+ * --force; no parent, a file for a parent, a file with --force. */
+static void out_paths(void **state)
+{
+    char dir[] = "/tmp/fs_out_XXXXXX", path[512];
+    assert_non_null(mkdtemp(dir));
+    fs_options o;
+
+    snprintf(path, sizeof path, "%s/run", dir);
+    expect_ok(FS_CMD_RUN, ARGS("--out", path), &o);
+    assert_string_equal(o.out, path);
+    fs_options_free(&o);
+
+    assert_int_equal(parse(FS_CMD_RUN, ARGS("--out", dir), &o), -1);
+    fs_options_free(&o);
+    assert_non_null(strstr(err, "already exists"));
+    assert_non_null(strstr(err, "--force"));
+    expect_ok(FS_CMD_RUN, ARGS("--out", dir, "--force"), &o);
+    fs_options_free(&o);
+
+    snprintf(path, sizeof path, "%s/missing/run", dir);
+    assert_int_equal(parse(FS_CMD_RUN, ARGS("--out", path), &o), -1);
+    fs_options_free(&o);
+    assert_non_null(strstr(err, "does not exist"));
+
+    char file[256];
+    snprintf(file, sizeof file, "%s/file", dir);
+    fclose(fopen(file, "w"));
+    snprintf(path, sizeof path, "%s/run", file);
+    assert_int_equal(parse(FS_CMD_RUN, ARGS("--out", path), &o), -1);
+    fs_options_free(&o);
+    assert_non_null(strstr(err, "is not a folder"));
+    assert_int_equal(parse(FS_CMD_RUN, ARGS("--out", file, "--force"), &o), -1);
+    fs_options_free(&o);
+    assert_non_null(strstr(err, "is not a folder"));
+
+    /* access() lets root write anywhere; /proc/self is not writable even so. */
+    if (geteuid()) {
+        snprintf(path, sizeof path, "%s/locked", dir);
+        mkdir(path, 0555);
+        strcat(path, "/run");
+    } else {
+        snprintf(path, sizeof path, "/proc/self/run");
+    }
+    assert_int_equal(parse(FS_CMD_RUN, ARGS("--out", path), &o), -1);
+    fs_options_free(&o);
+    assert_non_null(strstr(err, "is not writable"));
+
+    unlink(file);
+    snprintf(path, sizeof path, "%s/locked", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+static void commands(void **state)
+{
+    for (int c = 0; c < FS_CMD_COUNT; c++)
+        assert_int_equal(fs_command_find(fs_command_name((fs_command)c)), c);
+    assert_int_equal(fs_command_find("runs"), -1);
+    assert_int_equal(fs_command_find(""), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults),    cmocka_unit_test(every_option), cmocka_unit_test(variants),
+        cmocka_unit_test(sweep_lists), cmocka_unit_test(metrics_file), cmocka_unit_test(positionals),
+        cmocka_unit_test(rejections),  cmocka_unit_test(out_paths),    cmocka_unit_test(commands),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
