@@ -18,6 +18,18 @@ extern const int fs_metrics_default_count;
 
 /* `flashstudy metrics`: the table with descriptions, to stdout. */
 void fs_metrics_print(void);
+/* `flashstudy metrics --names`: one metric a line, "CUPTI-name column unit"
+ * separated by single spaces, for scripts (scripts/ncu_crosscheck.sh). */
+void fs_metrics_print_names(void);
+
+/* The k names of known[0..n) nearest to name by edit distance, nearest first
+ * (ties in list order): their indices go to best[]. Returns how many (<= k). */
+int fs_metric_nearest(const char *name, const char *const *known, int n, int *best, int k);
+
+/* Checks metric names against a chip's metric list ("GH100") with CUPTI's host
+ * API alone: no GPU or driver needed. Returns 0, or -1 with a sentence in why
+ * that names the first unknown metric and the nearest valid names. */
+int fs_metrics_check(const char *chip, const char *const *metrics, int count, char *why, size_t whylen);
 
 typedef struct fs_profiler fs_profiler;
 
@@ -25,7 +37,10 @@ typedef struct fs_profiler fs_profiler;
  * context) for `count` metrics. Unknown names are rejected here, before any
  * kernel runs, with the nearest valid names. On failure returns NULL and
  * writes one sentence to why that names the cause and the fix (no permission,
- * MIG, vGPU, another profiler attached, unknown metric). */
+ * MIG, vGPU, another profiler attached, unknown metric). The metric names are
+ * copied. Test hook: when the environment variable FLASHSTUDY_PROFILER_FAIL is
+ * set, it fails at once with the variable's value as the reason, so that the
+ * no-counters path can be exercised on any machine. */
 fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, size_t whylen);
 int fs_profiler_passes(const fs_profiler *p);
 

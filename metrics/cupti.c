@@ -1,0 +1,461 @@
+/* Hardware counters through CUPTI's Range Profiler and Profiler Host API, in
+ * plain C. One user range per measurement, replayed by us (UserReplay): each
+ * pass calls prepare() (the L2 flush in cold mode) outside the range, then
+ * run() inside it, so a range holds every launch of one call of a variant and
+ * CUPTI sums their counters. libcuda is not linked: the binary must start on
+ * machines without a driver, so the context comes through the runtime. */
+#include "metrics.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h> /* types only */
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#define NEAREST 3 /* suggestions for an unknown metric */
+
+struct fs_profiler {
+    int count, passes, initialized;
+    const char **names;                 /* owned copies */
+    CUcontext ctx;
+    uint8_t *availability, *config, *counter_data;
+    size_t config_size, counter_data_size;
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *range;
+};
+
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* What a CUPTI error means for the person running the study, and the fix. */
+static const char *cupti_hint(CUptiResult r)
+{
+    switch (r) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        return "GPU performance counters are restricted to administrators: run as root, or load the nvidia "
+               "module with NVreg_RestrictProfilingToAdminUsers=0 (a line in /etc/modprobe.d, then reboot)";
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        return "another profiler is attached to this process (Nsight Compute, Nsight Systems, cuda-gdb or "
+               "another CUPTI client): run without it, or pass --no-profile when running under it";
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        return "the performance counters are in use by another process (a profiler, or DCGM's profiling "
+               "metrics): stop it and run again";
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        return "profiling is disabled for this vGPU: the hypervisor's administrator must enable it for the VM";
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+        return "profiling is not supported on this virtual GPU";
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        return "profiling is not supported on this MIG instance: run on a whole GPU (MIG mode off)";
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        return "the GPU runs in confidential-computing mode, which hides its counters";
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+        return "CUPTI does not support crypto-mining (CMP) GPUs";
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+        return "profiling is not supported with SLI";
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+        return "profiling is not supported on this GPU under WSL";
+    case CUPTI_ERROR_INVALID_CHIP_NAME:
+        return "this CUPTI does not know the GPU's chip: use a CUDA toolkit at least as new as the GPU";
+    case CUPTI_ERROR_NOT_SUPPORTED:
+        return "this GPU or its configuration has no counters for the Range Profiler (it needs compute "
+               "capability 7.5 or newer; MIG instances and some vGPUs do not allow it)";
+    default:
+        return NULL;
+    }
+}
+
+static int cupti_fail(CUptiResult r, const char *call, const char *file, int line, char *why, size_t len)
+{
+    const char *name = "unknown CUPTI error", *hint = cupti_hint(r);
+    cuptiGetResultString(r, &name);
+    if (hint)
+        return fail(why, len, "no hardware counters: %s (%s failed at %s:%d: %s)", hint, call, file, line, name);
+    return fail(why, len, "%s failed at %s:%d: %s", call, file, line, name);
+}
+
+/* Returns -1 from the calling function with a sentence in why that names the
+ * call, file and line, and the cause and fix where CUPTI's code tells them. */
+#define CUPTI_CHECK(call, why, whylen)                                                  \
+    do {                                                                                \
+        CUptiResult fs_r_ = (call);                                                     \
+        if (fs_r_ != CUPTI_SUCCESS)                                                     \
+            return cupti_fail(fs_r_, #call, __FILE__, __LINE__, why, whylen);           \
+    } while (0)
+
+/* The runtime's primary context, with cuCtxGetCurrent reached through the
+ * runtime so that libcuda is not a link-time dependency. */
+static int current_context(CUcontext *ctx, char *why, size_t len)
+{
+    cudaError_t e = cudaFree(0);
+    if (e != cudaSuccess)
+        return fail(why, len, "no usable CUDA device: cudaFree(0) failed: %s", cudaGetErrorString(e));
+    CUresult (*get_current)(CUcontext *) = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get_current, 12000, cudaEnableDefault, &found);
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !get_current)
+        return fail(why, len, "cudaGetDriverEntryPointByVersion(\"cuCtxGetCurrent\") failed: %s",
+                    cudaGetErrorString(e));
+    CUresult r = get_current(ctx);
+    if (r != CUDA_SUCCESS || !*ctx)
+        return fail(why, len, "cuCtxGetCurrent failed (CUresult %d)", (int)r);
+    return 0;
+}
+
+/* Names the first reason CUPTI gives for an unsupported device, through the
+ * same sentences as the error codes. */
+static int preflight(int device, char *why, size_t len)
+{
+    CUpti_Profiler_DeviceSupported_Params s = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE,
+                                               .cuDevice = (CUdevice)device, /* runtime and driver ordinals agree */
+                                               .api = CUPTI_PROFILER_RANGE_PROFILING};
+    CUPTI_CHECK(cuptiProfilerDeviceSupported(&s), why, len);
+    if (s.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        return 0;
+    const CUpti_Profiler_Support_Level ok = CUPTI_PROFILER_CONFIGURATION_SUPPORTED;
+    CUptiResult r = s.vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED ? CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES
+                    : s.vGpu != ok                ? CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED
+                    : s.confidentialCompute != ok ? CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED
+                    : s.cmp != ok                 ? CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED
+                    : s.sli != ok                 ? CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED
+                    : s.wsl != ok                 ? CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED
+                                                  : CUPTI_ERROR_NOT_SUPPORTED; /* architecture, or not said */
+    return cupti_fail(r, "cuptiProfilerDeviceSupported", __FILE__, __LINE__, why, len);
+}
+
+static int host_open(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **host, char *why,
+                     size_t len)
+{
+    CUpti_Profiler_Host_Initialize_Params h = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+                                               .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+                                               .pChipName = chip,
+                                               .pCounterAvailabilityImage = availability};
+    CUPTI_CHECK(cuptiProfilerHostInitialize(&h), why, len);
+    *host = h.pHostObject;
+    return 0;
+}
+
+static void host_close(CUpti_Profiler_Host_Object *host)
+{
+    CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+                                                 .pHostObject = host};
+    if (host)
+        cuptiProfilerHostDeinitialize(&d); /* teardown: nothing to do if it fails */
+}
+
+/* A metric needs a rollup or submetric after its base name (".sum", ".pct"):
+ * the properties query accepts a bare base name, the configuration does not. */
+static int metric_known(CUpti_Profiler_Host_Object *host, const char *name)
+{
+    CUpti_Profiler_Host_GetMetricProperties_Params m = {
+        .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE, .pHostObject = host, .pMetricName = name};
+    return strchr(name, '.') && cuptiProfilerHostGetMetricProperties(&m) == CUPTI_SUCCESS;
+}
+
+/* The sentence for an unknown metric, with the nearest valid names: when its
+ * base name exists, the nearest submetrics of that base; otherwise the
+ * nearest base names of any type, with the given suffix where that is valid. */
+static int unknown_metric(CUpti_Profiler_Host_Object *host, const char *chip, const char *name, char *why, size_t len)
+{
+    const char *dot = strchr(name, '.'), *suffix = dot ? dot : "";
+    char base[256], candidate[512], list[1024] = "";
+    snprintf(base, sizeof base, "%.*s", (int)(dot ? (size_t)(dot - name) : strlen(name)), name);
+
+    const char **bases[CUPTI_METRIC_TYPE__COUNT] = {0}, **all = NULL;
+    size_t nbases[CUPTI_METRIC_TYPE__COUNT] = {0}, total = 0;
+    int type = -1;
+    for (int t = 0; t < CUPTI_METRIC_TYPE__COUNT; t++) {
+        CUpti_Profiler_Host_GetBaseMetrics_Params b = {.structSize = CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE,
+                                                       .pHostObject = host,
+                                                       .metricType = (CUpti_MetricType)t};
+        CUPTI_CHECK(cuptiProfilerHostGetBaseMetrics(&b), why, len);
+        bases[t] = b.ppMetricNames;
+        nbases[t] = b.numMetrics;
+        total += b.numMetrics;
+        for (size_t i = 0; i < b.numMetrics && type < 0; i++)
+            if (strcmp(b.ppMetricNames[i], base) == 0)
+                type = t;
+    }
+    int best[NEAREST], found;
+    if (type >= 0) {
+        CUpti_Profiler_Host_GetSubMetrics_Params s = {.structSize = CUpti_Profiler_Host_GetSubMetrics_Params_STRUCT_SIZE,
+                                                      .pHostObject = host,
+                                                      .metricType = (CUpti_MetricType)type,
+                                                      .pMetricName = base};
+        CUPTI_CHECK(cuptiProfilerHostGetSubMetrics(&s), why, len);
+        found = fs_metric_nearest(suffix, s.ppSubMetrics, (int)s.numOfSubmetrics, best, NEAREST);
+        for (int i = 0; i < found; i++) /* submetrics come with their leading dot */
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s%s", i ? ", " : "", base,
+                     s.ppSubMetrics[best[i]]);
+    } else {
+        all = malloc((total ? total : 1) * sizeof *all);
+        if (!all)
+            return fail(why, len, "out of memory listing the metrics of %s", chip);
+        for (int t = 0, at = 0; t < CUPTI_METRIC_TYPE__COUNT; at += (int)nbases[t], t++)
+            memcpy(all + at, bases[t], nbases[t] * sizeof *all);
+        found = fs_metric_nearest(base, all, (int)total, best, NEAREST);
+        for (int i = 0; i < found; i++) {
+            snprintf(candidate, sizeof candidate, "%s%s", all[best[i]], suffix);
+            if (!metric_known(host, candidate))
+                snprintf(candidate, sizeof candidate, "%s", all[best[i]]);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", candidate);
+        }
+        free(all);
+    }
+    return fail(why, len, "unknown metric \"%s\" for %s; nearest valid names: %s", name, chip, found ? list : "none");
+}
+
+static int check_names(CUpti_Profiler_Host_Object *host, const char *chip, const char *const *names, int count,
+                       char *why, size_t len)
+{
+    for (int i = 0; i < count; i++)
+        if (!metric_known(host, names[i]))
+            return unknown_metric(host, chip, names[i], why, len);
+    return 0;
+}
+
+int fs_metrics_check(const char *chip, const char *const *metrics, int count, char *why, size_t whylen)
+{
+    CUpti_Profiler_Host_Object *host = NULL;
+    if (host_open(chip, NULL, &host, why, whylen) != 0)
+        return -1;
+    int rc = check_names(host, chip, metrics, count, why, whylen);
+    host_close(host);
+    return rc;
+}
+
+/* Everything fs_profiler_open does after the test hook; on failure the
+ * caller tears down whatever was set up. */
+static int open_steps(fs_profiler *p, const char *const *metrics, char *why, size_t len)
+{
+    for (int i = 0; i < p->count; i++)
+        if (!(p->names[i] = strdup(metrics[i])))
+            return fail(why, len, "out of memory copying metric names");
+    if (current_context(&p->ctx, why, len) != 0)
+        return -1;
+    int device;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e != cudaSuccess)
+        return fail(why, len, "cudaGetDevice failed: %s", cudaGetErrorString(e));
+
+    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CUPTI_CHECK(cuptiProfilerInitialize(&init), why, len);
+    p->initialized = 1;
+    if (preflight(device, why, len) != 0)
+        return -1;
+
+    CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+                                            .deviceIndex = (size_t)device};
+    CUPTI_CHECK(cuptiDeviceGetChipName(&chip), why, len);
+    /* Size first, then the image; before the range profiler is enabled. */
+    CUpti_Profiler_GetCounterAvailability_Params avail = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = p->ctx};
+    CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
+    if (!(p->availability = malloc(avail.counterAvailabilityImageSize)))
+        return fail(why, len, "out of memory for the counter availability image");
+    avail.pCounterAvailabilityImage = p->availability;
+    CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
+
+    if (host_open(chip.pChipName, p->availability, &p->host, why, len) != 0 ||
+        check_names(p->host, chip.pChipName, p->names, p->count, why, len) != 0)
+        return -1;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
+                                                       .pHostObject = p->host,
+                                                       .ppMetricNames = p->names,
+                                                       .numMetrics = (size_t)p->count};
+    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), why, len);
+    CUpti_Profiler_Host_GetConfigImageSize_Params size = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = p->host};
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size), why, len);
+    p->config_size = size.configImageSize;
+    if (!(p->config = malloc(p->config_size)))
+        return fail(why, len, "out of memory for the CUPTI configuration image");
+    CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
+                                                       .pHostObject = p->host,
+                                                       .configImageSize = p->config_size,
+                                                       .pConfigImage = p->config};
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&image), why, len);
+    CUpti_Profiler_Host_GetNumOfPasses_Params passes = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+                                                        .configImageSize = p->config_size,
+                                                        .pConfigImage = p->config};
+    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes), why, len);
+    p->passes = (int)passes.numOfPasses;
+
+    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = p->ctx};
+    CUPTI_CHECK(cuptiRangeProfilerEnable(&enable), why, len);
+    p->range = enable.pRangeProfilerObject;
+    /* One range per measurement: the image is reset before each. */
+    CUpti_RangeProfiler_GetCounterDataSize_Params data = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = p->range,
+        .pMetricNames = p->names,
+        .numMetrics = (size_t)p->count,
+        .maxNumOfRanges = 1,
+        .maxNumRangeTreeNodes = 1};
+    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
+    p->counter_data_size = data.counterDataSize;
+    if (!(p->counter_data = malloc(p->counter_data_size)))
+        return fail(why, len, "out of memory for the CUPTI counter data image");
+    return 0;
+}
+
+fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, size_t whylen)
+{
+    const char *forced = getenv("FLASHSTUDY_PROFILER_FAIL");
+    if (forced) {
+        fail(why, whylen, "%s", *forced ? forced : "FLASHSTUDY_PROFILER_FAIL is set");
+        return NULL;
+    }
+    if (count < 1) {
+        fail(why, whylen, "no metrics to profile");
+        return NULL;
+    }
+    fs_profiler *p = calloc(1, sizeof *p);
+    if (p && (p->names = calloc((size_t)count, sizeof *p->names)))
+        p->count = count;
+    if (!p || !p->names) {
+        fail(why, whylen, "out of memory opening the profiler");
+        fs_profiler_close(p);
+        return NULL;
+    }
+    if (open_steps(p, metrics, why, whylen) != 0) {
+        fs_profiler_close(p);
+        return NULL;
+    }
+    return p;
+}
+
+int fs_profiler_passes(const fs_profiler *p) { return p->passes; }
+
+/* Push, run, pop: the range holds exactly the launches of one run(). */
+static int ranged_run(fs_profiler *p, int (*run)(void *), void *ctx, int pass, char *why, size_t len)
+{
+    CUpti_RangeProfiler_PushRange_Params push = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
+                                                 .pRangeProfilerObject = p->range,
+                                                 .pRangeName = "flashstudy"};
+    CUPTI_CHECK(cuptiRangeProfilerPushRange(&push), why, len);
+    int rc = run(ctx);
+    CUpti_RangeProfiler_PopRange_Params pop = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
+                                               .pRangeProfilerObject = p->range};
+    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pop), why, len);
+    return rc == 0 ? 0 : fail(why, len, "the profiled call failed in replay pass %d", pass + 1);
+}
+
+/* One replay pass. Stop runs whatever happened after Start, so that a failed
+ * pass leaves the profiler ready for the next measurement. */
+static int one_pass(fs_profiler *p, int (*run)(void *), void *ctx, int pass, int *submitted, char *why, size_t len)
+{
+    CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+                                              .pRangeProfilerObject = p->range};
+    CUPTI_CHECK(cuptiRangeProfilerStart(&start), why, len);
+    int rc = ranged_run(p, run, ctx, pass, why, len);
+    CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+                                            .pRangeProfilerObject = p->range};
+    CUptiResult r = cuptiRangeProfilerStop(&stop);
+    if (rc != 0)
+        return -1;
+    if (r != CUPTI_SUCCESS)
+        return cupti_fail(r, "cuptiRangeProfilerStop(&stop)", __FILE__, __LINE__, why, len);
+    *submitted = stop.isAllPassSubmitted;
+    return 0;
+}
+
+int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
+                        double *values, char *why, size_t whylen)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params reset = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = p->range,
+        .counterDataSize = p->counter_data_size,
+        .pCounterData = p->counter_data};
+    CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&reset), why, whylen);
+    CUpti_RangeProfiler_SetConfig_Params config = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE,
+                                                   .pRangeProfilerObject = p->range,
+                                                   .configSize = p->config_size,
+                                                   .pConfig = p->config,
+                                                   .counterDataImageSize = p->counter_data_size,
+                                                   .pCounterDataImage = p->counter_data,
+                                                   .range = CUPTI_UserRange,
+                                                   .replayMode = CUPTI_UserReplay,
+                                                   .maxRangesPerPass = 1,
+                                                   .numNestingLevels = 1,
+                                                   .minNestingLevel = 1,
+                                                   .passIndex = 0,
+                                                   .targetNestingLevel = 1};
+    CUPTI_CHECK(cuptiRangeProfilerSetConfig(&config), why, whylen);
+
+    int submitted = 0;
+    for (int pass = 0; !submitted; pass++) {
+        /* CUPTI said how many passes it needs; more means something is off. */
+        if (pass > 2 * p->passes)
+            return fail(why, whylen, "CUPTI still wants passes after %d (it announced %d)", pass, p->passes);
+        if (prepare)
+            prepare(ctx);
+        if (one_pass(p, run, ctx, pass, &submitted, why, whylen) != 0)
+            return -1;
+    }
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess)
+        return fail(why, whylen, "a profiled kernel failed: %s", cudaGetErrorString(e));
+
+    CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
+                                                    .pRangeProfilerObject = p->range};
+    CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode), why, whylen);
+    if (decode.numOfRangeDropped)
+        return fail(why, whylen, "CUPTI dropped %zu range(s) while decoding", decode.numOfRangeDropped);
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE,
+        .pCounterDataImage = p->counter_data,
+        .counterDataImageSize = p->counter_data_size};
+    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), why, whylen);
+    if (info.numTotalRanges != 1)
+        return fail(why, whylen, "CUPTI recorded %zu ranges for one profiled call, not 1 (did it launch a kernel?)",
+                    info.numTotalRanges);
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {
+        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
+        .pHostObject = p->host,
+        .pCounterDataImage = p->counter_data,
+        .counterDataImageSize = p->counter_data_size,
+        .rangeIndex = 0,
+        .ppMetricNames = p->names,
+        .numMetrics = (size_t)p->count,
+        .pMetricValues = values};
+    CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval), why, whylen);
+    return 0;
+}
+
+/* Teardown in reverse order of open; failures here leave nothing to do. */
+void fs_profiler_close(fs_profiler *p)
+{
+    if (!p)
+        return;
+    if (p->range) {
+        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = p->range};
+        cuptiRangeProfilerDisable(&d);
+    }
+    host_close(p->host);
+    if (p->initialized) {
+        CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        cuptiProfilerDeInitialize(&d);
+    }
+    for (int i = 0; i < p->count; i++)
+        free((void *)p->names[i]);
+    free(p->names);
+    free(p->availability);
+    free(p->config);
+    free(p->counter_data);
+    free(p);
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Holds flashstudy's CUPTI counters against Nsight Compute's, on a GPU machine.
+#
+#   scripts/ncu_crosscheck.sh FLASHSTUDY [OUT.md]      (make crosscheck)
+#
+# For the seed's configuration (`flashstudy run` defaults) and for --seq 4096:
+#  (a) `flashstudy run` as usual, profiling through CUPTI, timed;
+#  (b) `flashstudy run --no-profile` under ncu, timed: the harness still
+#      launches each variant once inside its NVTX range `profile` (nested in
+#      the variant's range, e.g. 03_causal_skip/profile), and ncu collects the
+#      same metrics for the kernels there (--nvtx-include "profile]": profile
+#      at the top of the push/pop stack);
+#  (c) prints, variant by variant and metric by metric, both values and their
+#      difference, flagging counts off by more than 2%, percentages by more
+#      than 1 point and kernel time by more than 5%, then the two wall times.
+# The table goes to OUT.md (default reports/ncu_crosscheck.md); the run
+# folders and ncu's CSV stay in a temporary folder named at the end.
+#
+# ncu replays each kernel with its caches flushed (--cache-control all) when
+# the run is cold, and leaves them alone when hot. A variant that launches
+# several kernels (the naive one) is one CUPTI range: its ncu counts are summed
+# over its kernels, its percentages are kernel-time-weighted means and are not
+# flagged (ncu flushes caches before each kernel; the range flushes once).
+#
+# Environment: NCU (default ncu), NVTX_INCLUDE (default "profile]"; prefix
+# "Domain@" if the harness names an NVTX domain), FLUSH_KERNELS (regex of
+# kernel names that are the L2 flush, dropped if ncu sees them; default flush).
+set -euo pipefail
+
+die() { echo "ncu_crosscheck: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 FLASHSTUDY [OUT.md]"
+fs=$1
+out=${2:-reports/ncu_crosscheck.md}
+NCU=${NCU:-ncu}
+NVTX_INCLUDE=${NVTX_INCLUDE:-profile]}
+FLUSH_KERNELS=${FLUSH_KERNELS:-flush}
+tmp=$out.tmp
+trap 'rm -f "$tmp"' EXIT
+
+[ -x "$fs" ] || die "$fs is not an executable (build it: make)"
+command -v "$NCU" >/dev/null || die "$NCU not found: put Nsight Compute on PATH or set NCU"
+command -v awk >/dev/null || die "awk not found"
+mkdir -p "$(dirname "$out")"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ncu_crosscheck.XXXXXX")
+
+"$fs" metrics --names > "$work/metrics.txt" || die "$fs metrics --names failed"
+[ -s "$work/metrics.txt" ] || die "$fs metrics --names printed nothing"
+metrics=$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }' "$work/metrics.txt")
+
+now() { date +%s.%N; }
+
+# awk helpers: a CSV line with quoted fields (ncu's and ours) into f[1..n];
+# a number without ncu's thousands separators, or "" when not a number.
+read_csv='
+function csvsplit(line, f,    n, i, c, q, cur) {
+    split("", f); n = 0; cur = ""; q = 0
+    sub(/\r$/, "", line)
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q) {
+            if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 }
+            else cur = cur c
+        } else if (c == "\"") q = 1
+        else if (c == ",") { f[++n] = cur; cur = "" }
+        else cur = cur c
+    }
+    f[++n] = cur
+    return n
+}
+function num(s) { gsub(/,/, "", s); return s ~ /^[-+0-9.eE]+$/ ? s + 0 : "" }
+'
+
+# The first ok row's mode column: cold or hot.
+run_mode() {
+    awk "$read_csv"'
+        /^#/ || NF == 0 { next }
+        !h { n = csvsplit($0, f); for (i = 1; i <= n; i++) col[f[i]] = i; h = 1; next }
+        { csvsplit($0, f); if (f[col["status"]] == "ok") { print f[col["mode"]]; exit } }' "$1"
+}
+
+# Inputs: metrics.txt, results.csv, ncu's raw-page CSV log; the markdown
+# table to stdout, the number of values off to offfile.
+compare='
+FNR == 1 { file++ }
+file == 1 { m++; name[m] = $1; column[m] = $2; unit[m] = $3; if ($3 == "ns") tm = m; next }
+file == 2 {
+    if (/^#/ || NF == 0) next
+    n = csvsplit($0, f)
+    if (!rh) { for (i = 1; i <= n; i++) rc[f[i]] = i; rh = 1
+               if (!("variant" in rc) || !("slug" in rc) || !("status" in rc)) { print "results.csv lacks variant, slug or status" > "/dev/stderr"; bad = 1; exit 1 }
+               next }
+    if (f[rc["status"]] != "ok") next
+    key = sprintf("%02d_%s", f[rc["variant"]], f[rc["slug"]])
+    if (key in seen) { print "results.csv has " key " twice: one configuration per run expected" > "/dev/stderr"; bad = 1; exit 1 }
+    seen[key] = 1; keys[++nk] = key
+    for (i = 1; i <= m; i++) fsv[key, i] = (column[i] in rc) ? num(f[rc[column[i]]]) : ""
+    next
+}
+file == 3 {
+    if (!nh) { if ($0 !~ /^"ID"/) next
+               if (!tm) { print "no metric in ns: the kernel time is needed to weight percentages" > "/dev/stderr"; bad = 1; exit 1 }
+               n = csvsplit($0, f)
+               for (i = 1; i <= n; i++) { nc[f[i]] = i; if (f[i] ~ /Push\/Pop_Range/) nvtx = i }
+               if (!nvtx || !("Kernel Name" in nc)) { print "ncu CSV has no NVTX or kernel-name column" > "/dev/stderr"; bad = 1; exit 1 }
+               for (i = 1; i <= m; i++) if (!(name[i] in nc)) { print "ncu CSV lacks " name[i] > "/dev/stderr"; bad = 1; exit 1 }
+               nh = 1; next }
+    n = csvsplit($0, f)
+    if (f[nc["ID"]] == "") {                       # the units row
+        if (f[nc[name[tm]]] != "nsecond" && f[nc[name[tm]]] != "ns") { print "ncu reports " name[tm] " in " f[nc[name[tm]]] ", not ns" > "/dev/stderr"; bad = 1; exit 1 }
+        next }
+    if (f[nc["Kernel Name"]] ~ flush) { flushed++; next }
+    key = ""
+    for (k = 1; k <= nk; k++) if (index(f[nvtx], ":" keys[k] ":")) { key = keys[k]; break }
+    if (key == "") { stray++; next }
+    kernels[key]++
+    t = num(f[nc[name[tm]]]); tsum[key] += t
+    for (i = 1; i <= m; i++) {
+        v = num(f[nc[name[i]]])
+        if (v == "") { missing[key, i] = 1; continue }
+        ncu[key, i] += unit[i] == "pct" ? v * t : v
+    }
+}
+function show(x) { return x == "" ? "-" : (x == int(x) && x < 1e15 ? sprintf("%.0f", x) : sprintf("%.4g", x)) }
+END {
+    if (bad) exit 1
+    print "| variant | metric | flashstudy | ncu | difference | check |"
+    print "| --- | --- | ---: | ---: | ---: | --- |"
+    for (k = 1; k <= nk; k++) {
+        key = keys[k]
+        if (!kernels[key]) { printf "| %s | all | | | | **ncu profiled no kernel of it** |\n", key; off++; continue }
+        for (i = 1; i <= m; i++) {
+            a = fsv[key, i]; b = ((key, i) in missing) ? "" : ncu[key, i]
+            if (b != "" && unit[i] == "pct") b = tsum[key] > 0 ? b / tsum[key] : ""
+            diff = ""; check = "ok"
+            if (a == "" || b == "") { check = "**missing**"; off++ }
+            else if (unit[i] == "pct") {
+                diff = sprintf("%+.2f pt", a - b)
+                if (kernels[key] > 1) check = "not compared: " kernels[key] " kernels"
+                else if (a - b > 1 || b - a > 1) { check = "**off**"; off++ }
+            } else {
+                rel = b != 0 ? (a - b) / b : (a == 0 ? 0 : 1)
+                diff = sprintf("%+.2f%%", 100 * rel)
+                if (rel < 0) rel = -rel
+                if (rel > (unit[i] == "ns" ? 0.05 : 0.02)) { check = "**off**"; off++ }
+            }
+            compared++
+            printf "| %s | %s | %s | %s | %s | %s |\n", key, column[i], show(a), show(b), diff, check
+        }
+    }
+    printf "\n%d values compared, %d off or missing.", compared, off
+    if (flushed) printf " %d flush kernel(s) dropped.", flushed
+    if (stray) printf " %d kernel(s) under \"profile\" matched no ok variant of results.csv.", stray
+    print ""
+    print off + 0 > offfile
+}'
+
+total_off=0
+{
+    echo "# ncu cross-check"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $("$NCU" --version | tail -n 1), $(basename "$fs") at $fs."
+    echo "Tolerances: counts 2%, percentages 1 point, kernel time 5%. Metrics: \`flashstudy metrics --names\`."
+    echo "Both runs use unlocked clocks (ncu --clock-control none)."
+} > "$tmp"
+
+labels=("the seed's configuration (flashstudy run defaults)" "--seq 4096")
+argsets=("" "--seq 4096")
+for c in "${!argsets[@]}"; do
+    read -r -a args <<< "${argsets[c]}"
+    dir=$work/config$c
+    mkdir -p "$dir"
+    echo "ncu_crosscheck: ${labels[c]}: flashstudy run ${args[*]}" >&2
+    t0=$(now)
+    "$fs" run --out "$dir/cupti" "${args[@]}" > "$dir/cupti.log" 2>&1 \
+        || die "flashstudy run failed: see $dir/cupti.log"
+    t1=$(now)
+    results=$dir/cupti/results.csv
+    [ -f "$results" ] || die "no $results after flashstudy run --out $dir/cupti"
+    mode=$(run_mode "$results")
+    case $mode in
+        cold) cache=all ;;
+        hot) cache=none ;;
+        *) die "$results has no ok row with mode cold or hot" ;;
+    esac
+    # The same study with no counters at all: what both profilers add to it.
+    t4=$(now)
+    "$fs" run --no-profile --out "$dir/bare" "${args[@]}" > "$dir/bare.log" 2>&1 \
+        || die "flashstudy run --no-profile failed: see $dir/bare.log"
+    t5=$(now)
+    echo "ncu_crosscheck: ${labels[c]}: the same under ncu, --no-profile (slow)" >&2
+    t2=$(now)
+    "$NCU" --clock-control none --cache-control "$cache" --nvtx --nvtx-include "$NVTX_INCLUDE" \
+        --metrics "$metrics" --csv --page raw --print-units base --log-file "$dir/ncu.csv" \
+        "$fs" run --no-profile --out "$dir/ncu" "${args[@]}" > "$dir/ncu.log" 2>&1 \
+        || die "ncu or flashstudy failed: see $dir/ncu.log and $dir/ncu.csv"
+    t3=$(now)
+    {
+        echo
+        echo "## ${labels[c]}"
+        echo
+        echo "Mode $mode (ncu --cache-control $cache)."
+        echo
+        awk -v flush="$FLUSH_KERNELS" -v offfile="$work/off" "$read_csv$compare" "$work/metrics.txt" "$results" "$dir/ncu.csv" \
+            || die "comparison failed: inputs in $dir"
+        echo
+        awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v f="$t5" 'BEGIN {
+            bare = f - e; cupti = b - a - bare; ncu = d - c - bare
+            printf "Wall time: flashstudy with CUPTI %.1f s; --no-profile under ncu %.1f s; ratio %.2f.\n",
+                   b - a, d - c, (d - c) / (b - a)
+            printf "Profiling cost over the same study with no counters (%.1f s): CUPTI %.1f s, ncu %.1f s; ncu/CUPTI %.1f.\n",
+                   bare, cupti, ncu, (cupti > 0 ? ncu / cupti : 0) }'
+    } >> "$tmp"
+    total_off=$((total_off + $(cat "$work/off")))
+done
+mv "$tmp" "$out"
+cat "$out"
+echo >&2
+echo "ncu_crosscheck: wrote $out; $total_off value(s) off or missing; runs and ncu's CSV in $work" >&2

@@ -1,0 +1,156 @@
+/* The metric table, the nearest-name search, the name check against GH100's
+ * metric list (CUPTI's host API, no GPU) and the profiler's test hook. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metrics.h"
+#include "results.h"
+
+static const char **default_names(void)
+{
+    static const char *names[64];
+    assert_true(fs_metrics_default_count <= 64);
+    for (int i = 0; i < fs_metrics_default_count; i++)
+        names[i] = fs_metrics_default[i].cupti;
+    return names;
+}
+
+static void table_is_well_formed(void **state)
+{
+#define FIXED_NAME(id, name, desc) name,
+    static const char *const fixed[] = {FS_RESULT_COLUMNS(FIXED_NAME)};
+#undef FIXED_NAME
+    assert_true(fs_metrics_default_count > 0);
+    for (int i = 0; i < fs_metrics_default_count; i++) {
+        const fs_metric *m = &fs_metrics_default[i];
+        assert_non_null(m->cupti);
+        assert_non_null(m->column);
+        assert_non_null(m->unit);
+        assert_non_null(m->description);
+        assert_true(strlen(m->description) >= 10);
+        /* A lowercase identifier that ends in "_<unit>". */
+        assert_true(islower((unsigned char)m->column[0]));
+        for (const char *c = m->column; *c; c++)
+            assert_true(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_');
+        size_t lc = strlen(m->column), lu = strlen(m->unit);
+        assert_true(lu > 0 && lc > lu + 1);
+        assert_string_equal(m->column + lc - lu, m->unit);
+        assert_int_equal(m->column[lc - lu - 1], '_');
+        /* CUPTI wants a rollup or submetric after the base name. */
+        assert_non_null(strchr(m->cupti, '.'));
+        for (int j = 0; j < i; j++) {
+            assert_string_not_equal(m->cupti, fs_metrics_default[j].cupti);
+            assert_string_not_equal(m->column, fs_metrics_default[j].column);
+        }
+        for (size_t j = 0; j < sizeof fixed / sizeof fixed[0]; j++)
+            assert_string_not_equal(m->column, fixed[j]);
+    }
+}
+
+/* The script reads "CUPTI-name column unit" lines; capture stdout to check. */
+static void names_listing_matches_table(void **state)
+{
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
+    fs_metrics_print_names();
+    fflush(stdout);
+    assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+    close(saved);
+    rewind(tmp);
+    char line[512], cupti[256], column[128], unit[64], extra[8];
+    int n = 0;
+    while (fgets(line, sizeof line, tmp)) {
+        assert_true(n < fs_metrics_default_count);
+        assert_int_equal(sscanf(line, "%255s %127s %63s %7s", cupti, column, unit, extra), 3);
+        assert_string_equal(cupti, fs_metrics_default[n].cupti);
+        assert_string_equal(column, fs_metrics_default[n].column);
+        assert_string_equal(unit, fs_metrics_default[n].unit);
+        n++;
+    }
+    assert_int_equal(n, fs_metrics_default_count);
+    fclose(tmp);
+}
+
+static void nearest_orders_by_distance(void **state)
+{
+    const char *known[] = {"gamma", "alpha2", "beta", "alpha", "alphabet"};
+    int best[3];
+    assert_int_equal(fs_metric_nearest("alpa", known, 5, best, 3), 3);
+    assert_int_equal(best[0], 3); /* alpha: 1 */
+    assert_int_equal(best[1], 1); /* alpha2: 2 */
+    assert_int_equal(best[2], 0); /* gamma: 3, before beta: 3 (list order) */
+    int all[8];
+    assert_int_equal(fs_metric_nearest("beta", known, 5, all, 8), 5);
+    assert_int_equal(all[0], 2);
+    assert_int_equal(fs_metric_nearest("x", known, 0, all, 8), 0);
+}
+
+static void table_names_exist_on_gh100(void **state)
+{
+    char why[1024] = "";
+    int rc = fs_metrics_check("GH100", default_names(), fs_metrics_default_count, why, sizeof why);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", why);
+    assert_int_equal(rc, 0);
+}
+
+static void expect_rejected(const char *name, const char *suggestion)
+{
+    char why[1024] = "";
+    const char *names[] = {"dram__bytes_read.sum", name};
+    assert_int_equal(fs_metrics_check("GH100", names, 2, why, sizeof why), -1);
+    assert_non_null(strstr(why, name));
+    if (!strstr(why, suggestion))
+        fail_msg("\"%s\" does not suggest %s", why, suggestion);
+}
+
+static void unknown_names_get_suggestions(void **state)
+{
+    expect_rejected("dram__bytes_reed.sum", "dram__bytes_read.sum");  /* misspelt base */
+    expect_rejected("dram__bytes_read.sun", "dram__bytes_read.sum");  /* misspelt rollup */
+    expect_rejected("lts__t_sector_hit_rate", "lts__t_sector_hit_rate.pct"); /* bare base */
+}
+
+static void unknown_chip_is_named(void **state)
+{
+    char why[1024] = "";
+    assert_int_equal(fs_metrics_check("GX999", default_names(), 1, why, sizeof why), -1);
+    assert_non_null(strstr(why, "CUPTI_ERROR_INVALID_CHIP_NAME"));
+}
+
+static void fail_hook_gives_its_reason(void **state)
+{
+    char why[256] = "";
+    assert_int_equal(setenv("FLASHSTUDY_PROFILER_FAIL", "counters off for this test", 1), 0);
+    fs_profiler *p = fs_profiler_open(default_names(), fs_metrics_default_count, why, sizeof why);
+    unsetenv("FLASHSTUDY_PROFILER_FAIL");
+    assert_null(p);
+    assert_string_equal(why, "counters off for this test");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_is_well_formed),
+        cmocka_unit_test(names_listing_matches_table),
+        cmocka_unit_test(nearest_orders_by_distance),
+        cmocka_unit_test(table_names_exist_on_gh100),
+        cmocka_unit_test(unknown_names_get_suggestions),
+        cmocka_unit_test(unknown_chip_is_named),
+        cmocka_unit_test(fail_hook_gives_its_reason),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
