@@ -1,0 +1,479 @@
+/* Charts of a run: whitespace-separated .dat files derived from results.csv,
+ * the gnuplot templates of plots/ (NAME.gp) copied beside them, and render.sh,
+ * which runs each template with its variables given by `gnuplot -e`. The
+ * folder is complete without gnuplot: copy it to a machine that has it and
+ * run `sh render.sh`. */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+#include "rundata.h"
+
+#define MAX_ROWS 4096
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* What a chart's writer hands back: its gnuplot variables, or why it has
+ * nothing to draw. */
+typedef struct {
+    const fsr_run *r;
+    const fs_table *peers;
+    const char *dir;
+    char vars[2048];
+    char skip[512];
+    char *err;
+    size_t errlen;
+} chart_ctx;
+
+static void var(chart_ctx *c, const char *name, const char *fmt, ...)
+{
+    char v[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    /* The value sits in '...' inside "..." of a shell line. */
+    for (char *s = v; *s; s++)
+        if (strchr("'\"\\$`", *s))
+            *s = ' ';
+    size_t n = strlen(c->vars);
+    snprintf(c->vars + n, sizeof c->vars - n, "; %s='%s'", name, v);
+}
+
+static void num_var(chart_ctx *c, const char *name, double x)
+{
+    size_t n = strlen(c->vars);
+    snprintf(c->vars + n, sizeof c->vars - n, "; %s=%.6g", name, x);
+}
+
+static FILE *dat_open(chart_ctx *c, const char *name, const char *header)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    FILE *f = fsr_create(path, c->err, c->errlen);
+    if (f)
+        fprintf(f, "# %s, run %s\n", header, c->r->id);
+    return f;
+}
+
+static int dat_close(chart_ctx *c, FILE *f, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    return fsr_commit(f, path, c->err, c->errlen);
+}
+
+/* " 1.5", or " NaN" (set datafile missing 'NaN' in plots/common.gp). */
+static void put_num(FILE *f, double x)
+{
+    if (isnan(x) || isinf(x))
+        fputs(" NaN", f);
+    else
+        fprintf(f, " %.6g", x);
+}
+
+/* Rows of the primary configuration measured ok, in variant order. */
+static int ok_rows(const fsr_run *r, int *rows)
+{
+    int all[MAX_ROWS], n = fsr_rows(r, r->primary, all, MAX_ROWS), k = 0;
+    for (int i = 0; i < n; i++)
+        if (fsr_ok(r, all[i]))
+            rows[k++] = all[i];
+    return k;
+}
+
+/* One bar (or group of bars) per variant: x, "NN slug", the roles' values.
+ * Skipped when no variant has any of them. */
+static int bars(chart_ctx *c, const char *name, const int *roles, int nroles, const char *what)
+{
+    int rows[MAX_ROWS], n = ok_rows(c->r, rows), any = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < nroles; k++)
+            any |= !isnan(fsr_value(c->r, rows[i], roles[k]));
+    if (!any) {
+        const char *note = n ? fsr_cell(c->r, rows[0], "metrics_note") : "";
+        snprintf(c->skip, sizeof c->skip, "no %s in this run%s%s", what, *note ? ": " : "", note);
+        return 0;
+    }
+    char header[512] = "x label";
+    for (int k = 0; k < nroles; k++)
+        snprintf(header + strlen(header), sizeof header - strlen(header), " %s", fsr_roles[roles[k]].key);
+    FILE *f = dat_open(c, name, header);
+    if (!f)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        char lab[96];
+        fsr_variant_label(c->r, rows[i], lab, sizeof lab);
+        fprintf(f, "%d \"%s\"", i, lab);
+        for (int k = 0; k < nroles; k++)
+            put_num(f, fsr_value(c->r, rows[i], roles[k]));
+        fputc('\n', f);
+    }
+    var(c, "data", "%s", name);
+    return dat_close(c, f, name) ? -1 : 1;
+}
+
+static int peer_matches(const fs_table *p, int i, const fsr_config *c)
+{
+    return fs_table_num(p, i, "batch") == c->batch && fs_table_num(p, i, "seq") == c->seq &&
+           fs_table_num(p, i, "heads_q") == c->heads_q && fs_table_num(p, i, "head_dim") == c->head_dim &&
+           fs_table_num(p, i, "causal") == c->causal && !isnan(fs_table_num(p, i, "time_s"));
+}
+
+static int chart_time(chart_ctx *c)
+{
+    static const int roles[] = {FSR_TIME};
+    int rc = bars(c, "time.dat", roles, 1, "timed variant");
+    if (rc <= 0)
+        return rc;
+    char names[512] = "", times[512] = "";
+    for (int i = 0; i < c->peers->nrows; i++)
+        if (peer_matches(c->peers, i, &c->r->cfgs[c->r->primary])) {
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? " " : "",
+                     fs_table_get(c->peers, i, "backend"));
+            snprintf(times + strlen(times), sizeof times - strlen(times), "%s%.6g", *times ? " " : "",
+                     fs_table_num(c->peers, i, "time_s") * 1e6);
+        }
+    var(c, "peer_names", "%s", names);
+    var(c, "peer_times", "%s", times);
+    return 1;
+}
+
+/* The first variant's time, each step's change, the last variant's time. */
+static int chart_waterfall(chart_ctx *c)
+{
+    int rows[MAX_ROWS], n = ok_rows(c->r, rows);
+    if (n < 2) {
+        snprintf(c->skip, sizeof c->skip, "fewer than two variants timed at this configuration");
+        return 0;
+    }
+    FILE *f = dat_open(c, "waterfall.dat", "x label low_us high_us change_pct color (0 total, 1 faster, 2 slower)");
+    if (!f)
+        return -1;
+    char lab[96];
+    double first = fsr_value(c->r, rows[0], FSR_TIME), last = fsr_value(c->r, rows[n - 1], FSR_TIME);
+    fsr_variant_label(c->r, rows[0], lab, sizeof lab);
+    fprintf(f, "0 \"%s\" 0 %.6g 0 0\n", lab, first);
+    for (int i = 1; i < n; i++) {
+        double a = fsr_value(c->r, rows[i - 1], FSR_TIME), b = fsr_value(c->r, rows[i], FSR_TIME);
+        fsr_variant_label(c->r, rows[i], lab, sizeof lab);
+        fprintf(f, "%d \"%s\" %.6g %.6g %.6g %d\n", i, lab, a, b, 100 * (b / a - 1), b <= a ? 1 : 2);
+    }
+    fprintf(f, "%d \"total\" 0 %.6g %.6g 0\n", n, last, 100 * (last / first - 1));
+    var(c, "data", "waterfall.dat");
+    return dat_close(c, f, "waterfall.dat") ? -1 : 1;
+}
+
+static int chart_bytes(chart_ctx *c)
+{
+    static const int roles[] = {FSR_DRAM_READ, FSR_DRAM_WRITE, FSR_L2};
+    int rc = bars(c, "bytes.dat", roles, 3, "DRAM or L2 byte counts");
+    if (rc > 0) {
+        fs_problem p = fsr_problem(&c->r->cfgs[c->r->primary]);
+        fs_model m;
+        fs_model_eval(&p, NULL, 0, 0, &m);
+        num_var(c, "dram_min", m.dram_bytes_min * 1e-6);
+    }
+    return rc;
+}
+
+static int chart_l2hit(chart_ctx *c)
+{
+    static const int roles[] = {FSR_L2_HIT};
+    return bars(c, "l2hit.dat", roles, 1, "L2 hit rate");
+}
+
+static int chart_inst(chart_ctx *c)
+{
+    static const int roles[] = {FSR_INST};
+    return bars(c, "inst.dat", roles, 1, "instruction count");
+}
+
+static int chart_occupancy(chart_ctx *c)
+{
+    static const int roles[] = {FSR_OCC_T, FSR_OCC_A};
+    return bars(c, "occupancy.dat", roles, 2, "occupancy");
+}
+
+/* Useful FLOPs over measured DRAM bytes against TFLOP/s, under the ceilings
+ * the run measured. */
+static int chart_roofline(chart_ctx *c)
+{
+    double peak = fsr_dev_num(c->r, "mma_flop_per_s"), bw = fsr_dev_num(c->r, "copy_bytes_per_s");
+    if (!(peak > 0) || !(bw > 0)) {
+        snprintf(c->skip, sizeof c->skip, "device.csv has no measured ceilings (mma_flop_per_s, copy_bytes_per_s)");
+        return 0;
+    }
+    int rows[MAX_ROWS], n = ok_rows(c->r, rows), k = 0;
+    double lo = peak / bw, hi = peak / bw;
+    for (int i = 0; i < n; i++) {
+        double ai = fs_table_num(&c->r->res, rows[i], "flop_useful") / (fsr_value(c->r, rows[i], FSR_DRAM) * 1e6);
+        if (isnan(ai) || !(ai > 0) || isnan(fsr_value(c->r, rows[i], FSR_TFLOPS)))
+            continue;
+        lo = ai < lo ? ai : lo;
+        hi = ai > hi ? ai : hi;
+        rows[k++] = rows[i];
+    }
+    if (!k) {
+        snprintf(c->skip, sizeof c->skip, "no variant has both DRAM byte counts and a time");
+        return 0;
+    }
+    FILE *f = dat_open(c, "roofline.dat", "label intensity_flop_per_byte tflop_per_s");
+    if (!f)
+        return -1;
+    for (int i = 0; i < k; i++) {
+        char lab[96];
+        fsr_variant_label(c->r, rows[i], lab, sizeof lab);
+        fprintf(f, "\"%s\" %.6g %.6g\n", lab,
+                fs_table_num(&c->r->res, rows[i], "flop_useful") / (fsr_value(c->r, rows[i], FSR_DRAM) * 1e6),
+                fsr_value(c->r, rows[i], FSR_TFLOPS));
+    }
+    var(c, "data", "roofline.dat");
+    num_var(c, "peak_tflops", peak * 1e-12);
+    num_var(c, "bw_tbps", bw * 1e-12);
+    num_var(c, "xmin", lo / 4);
+    num_var(c, "xmax", hi * 4);
+    return dat_close(c, f, "roofline.dat") ? -1 : 1;
+}
+
+/* Our time change per step beside the one document 000 reports. */
+static int chart_seed(chart_ctx *c)
+{
+    fs_table seed;
+    char e[512];
+    if (fs_table_read(FSR_SEED_FIGURES, 0, &seed, e, sizeof e)) {
+        snprintf(c->skip, sizeof c->skip, "%s", e);
+        return 0;
+    }
+    int rows[MAX_ROWS], n = ok_rows(c->r, rows), k = 0;
+    double ours[MAX_ROWS], theirs[MAX_ROWS];
+    int show[MAX_ROWS];
+    for (int i = 1; i < n; i++) {
+        char v[8];
+        snprintf(v, sizeof v, "%02d", fsr_number(c->r, rows[i]));
+        theirs[k] = NAN;
+        for (int j = 0; j < seed.nrows; j++)
+            if (!strcmp(fs_table_get(&seed, j, "variant"), v) && !strcmp(fs_table_get(&seed, j, "metric"), "time") &&
+                !strcmp(fs_table_get(&seed, j, "kind"), "change_pct"))
+                theirs[k] = fs_table_num(&seed, j, "value");
+        if (isnan(theirs[k]))
+            continue;
+        ours[k] = 100 * (fsr_value(c->r, rows[i], FSR_TIME) / fsr_value(c->r, rows[i - 1], FSR_TIME) - 1);
+        show[k++] = rows[i];
+    }
+    fs_table_free(&seed);
+    if (!k) {
+        snprintf(c->skip, sizeof c->skip, "no step of this run has a time change in %s", FSR_SEED_FIGURES);
+        return 0;
+    }
+    FILE *f = dat_open(c, "seed.dat", "x label ours_change_pct seed_change_pct");
+    if (!f)
+        return -1;
+    for (int i = 0; i < k; i++) {
+        char lab[96];
+        fsr_variant_label(c->r, show[i], lab, sizeof lab);
+        fprintf(f, "%d \"%s\" %.6g %.6g\n", i, lab, ours[i], theirs[i]);
+    }
+    var(c, "data", "seed.dat");
+    return dat_close(c, f, "seed.dat") ? -1 : 1;
+}
+
+/* One line per variant over the configurations that differ only in N; the
+ * peers' times follow as further columns for the time chart. */
+static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
+{
+    const fsr_run *r = c->r;
+    int cfgs[256], nc = fsr_seq_sweep(r, r->primary, cfgs, 256);
+    if (nc < 2) {
+        snprintf(c->skip, sizeof c->skip, "not a sweep over N (one sequence length)");
+        return 0;
+    }
+    /* The variants with a value at one N at least. */
+    int rows[MAX_ROWS], all = fsr_rows(r, r->primary, rows, MAX_ROWS), n = 0;
+    for (int i = 0; i < all; i++) {
+        int any = 0;
+        for (int k = 0; k < nc; k++) {
+            int j = fsr_find_row(r, cfgs[k], fsr_number(r, rows[i]));
+            any |= j >= 0 && !isnan(fsr_value(r, j, role));
+        }
+        if (any)
+            rows[n++] = rows[i];
+    }
+    if (!n) {
+        snprintf(c->skip, sizeof c->skip, "no %s in the sweep", fsr_roles[role].label);
+        return 0;
+    }
+    /* Peer backends with a time at one of these N at least. */
+    const fs_table *p = c->peers;
+    int backends[64], nb = 0;
+    for (int i = 0; with_peers && i < p->nrows && nb < 64; i++) {
+        int seen = 0, found = 0;
+        for (int b = 0; b < nb; b++)
+            seen |= !strcmp(fs_table_get(p, backends[b], "backend"), fs_table_get(p, i, "backend"));
+        for (int k = 0; k < nc && !seen; k++)
+            for (int j = 0; j < p->nrows; j++)
+                found |= !strcmp(fs_table_get(p, j, "backend"), fs_table_get(p, i, "backend")) &&
+                         peer_matches(p, j, &r->cfgs[cfgs[k]]);
+        if (!seen && found)
+            backends[nb++] = i;
+    }
+    FILE *f = dat_open(c, name, fsr_roles[role].label);
+    if (!f)
+        return -1;
+    fprintf(f, "N");
+    for (int i = 0; i < n; i++) {
+        char lab[96];
+        fsr_variant_label(r, rows[i], lab, sizeof lab);
+        fprintf(f, " \"%s\"", lab);
+    }
+    for (int b = 0; b < nb; b++)
+        fprintf(f, " \"%s (PyTorch, external)\"", fs_table_get(p, backends[b], "backend"));
+    fputc('\n', f);
+    for (int k = 0; k < nc; k++) {
+        fprintf(f, "%d", r->cfgs[cfgs[k]].seq);
+        for (int i = 0; i < n; i++) {
+            int j = fsr_find_row(r, cfgs[k], fsr_number(r, rows[i]));
+            put_num(f, j < 0 ? NAN : fsr_value(r, j, role));
+        }
+        for (int b = 0; b < nb; b++) {
+            double t = NAN;
+            for (int j = 0; j < p->nrows; j++)
+                if (!strcmp(fs_table_get(p, j, "backend"), fs_table_get(p, backends[b], "backend")) &&
+                    peer_matches(p, j, &r->cfgs[cfgs[k]]))
+                    t = fs_table_num(p, j, "time_s") * 1e6;
+            put_num(f, t);
+        }
+        fputc('\n', f);
+    }
+    var(c, "data", "%s", name);
+    num_var(c, "nvar", n);
+    num_var(c, "ncols", 1 + n + nb);
+    return dat_close(c, f, name) ? -1 : 1;
+}
+
+static int chart_sweep_time(chart_ctx *c) { return sweep(c, "sweep_time.dat", FSR_TIME, 1); }
+static int chart_sweep_mem(chart_ctx *c) { return sweep(c, "sweep_mem.dat", FSR_PEAK_MEM, 0); }
+
+static const struct {
+    const char *name;      /* plots/<name>.gp; output <name>.png, <name>.svg */
+    const char *what;
+    int (*write)(chart_ctx *c);
+} charts[] = {
+    {"time", "time per variant, peers as reference lines", chart_time},
+    {"waterfall", "time change step by step", chart_waterfall},
+    {"bytes", "DRAM and L2 bytes", chart_bytes},
+    {"l2hit", "L2 hit rate", chart_l2hit},
+    {"inst", "instructions executed", chart_inst},
+    {"occupancy", "theoretical and achieved occupancy", chart_occupancy},
+    {"roofline", "roofline", chart_roofline},
+    {"seed", "our time change per step against document 000's", chart_seed},
+    {"sweep_time", "time against N", chart_sweep_time},
+    {"sweep_mem", "peak memory against N", chart_sweep_mem},
+};
+#define NCHARTS ((int)(sizeof charts / sizeof charts[0]))
+
+/* plots/<name> copied into the output folder. */
+static int copy_template(const char *name, const char *dir, char *err, size_t errlen)
+{
+    char src[1200], dst[1200], buf[8192];
+    snprintf(src, sizeof src, "plots/%s", name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    FILE *in = fopen(src, "r");
+    if (!in)
+        return fail(err, errlen, "cannot open the chart template %s (run flashstudy from the repository root)", src);
+    FILE *out = fsr_create(dst, err, errlen);
+    if (!out) {
+        fclose(in);
+        return -1;
+    }
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)))
+        fwrite(buf, 1, n, out);
+    fclose(in);
+    return fsr_commit(out, dst, err, errlen);
+}
+
+int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t errlen)
+{
+    fsr_run r;
+    fs_table peers;
+    if (fsr_load(&r, run_dir, err, errlen))
+        return -1;
+    if (fs_table_read(FSR_PEERS, 0, &peers, err, errlen)) {
+        fsr_free(&r);
+        return -1;
+    }
+    char dir[1024], path[1200], label[160];
+    snprintf(dir, sizeof dir, "%s", out_dir ? out_dir : "");
+    if (!out_dir)
+        snprintf(dir, sizeof dir, "plots/%s", r.id);
+    int rc = -1, drawn = 0;
+    FILE *sh = NULL;
+    if (fsr_mkdirs(dir, err, errlen) || copy_template("common.gp", dir, err, errlen))
+        goto out;
+    snprintf(path, sizeof path, "%s/render.sh", dir);
+    if (!(sh = fsr_create(path, err, errlen)))
+        goto out;
+    fprintf(sh, "#!/bin/sh\n# Renders the charts of run %s: PNG (pngcairo) and SVG from the .dat files "
+                "here.\n# Needs gnuplot (apt-get install gnuplot-nox).\nset -e\ncd \"$(dirname \"$0\")\"\n", r.id);
+    fsr_config_label(&r.cfgs[r.primary], label, sizeof label);
+    for (int i = 0; i < NCHARTS; i++) {
+        chart_ctx c = {.r = &r, .peers = &peers, .dir = dir, .err = err, .errlen = errlen};
+        int w = charts[i].write(&c);
+        if (w < 0)
+            goto out;
+        if (w == 0) {
+            printf("flashstudy: chart %s (%s) skipped: %s\n", charts[i].name, charts[i].what, c.skip);
+            continue;
+        }
+        char gp[64];
+        snprintf(gp, sizeof gp, "%s.gp", charts[i].name);
+        if (copy_template(gp, dir, err, errlen))
+            goto out;
+        var(&c, "subtitle", "%s, %s, run %s", *fsr_dev(&r, "name") ? fsr_dev(&r, "name") : "GPU", label, r.id);
+        for (int k = 0; k < 2; k++) {
+            const char *fmt = k ? "svg" : "png";
+            fprintf(sh, "gnuplot -e \"fmt='%s'; out='%s.%s.tmp'%s\" %s\nmv %s.%s.tmp %s.%s\n", fmt,
+                    charts[i].name, fmt, c.vars, gp, charts[i].name, fmt, charts[i].name, fmt);
+        }
+        drawn++;
+    }
+    rc = fsr_commit(sh, path, err, errlen);
+    sh = NULL;
+    if (rc)
+        goto out;
+    if (!drawn) {
+        printf("flashstudy: no chart has data in %s\n", r.dir);
+        goto out;
+    }
+    if (system("command -v gnuplot >/dev/null 2>&1")) {
+        printf("flashstudy: gnuplot not found: wrote the data and scripts to %s/; install gnuplot "
+               "(apt-get install gnuplot-nox) and run sh %s/render.sh\n", dir, dir);
+        rc = 1;
+        goto out;
+    }
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "sh '%s/render.sh'", dir);
+    if (system(cmd)) {
+        rc = fail(err, errlen, "gnuplot failed on a chart of %s (its message is above); the scripts are "
+                  "in %s/render.sh", r.id, dir);
+        goto out;
+    }
+    printf("flashstudy: %d charts in %s/ (PNG and SVG)\n", drawn, dir);
+out:
+    if (sh)
+        fclose(sh);
+    fsr_free(&r);
+    fs_table_free(&peers);
+    return rc;
+}

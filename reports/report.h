@@ -1,0 +1,21 @@
+/* Reports and charts from a run folder (results.csv, device.csv, sass.txt). */
+#ifndef FS_REPORT_H
+#define FS_REPORT_H
+
+#include <stddef.h>
+
+/* The newest run folder under results/ (run ids sort by time); NULL if none. */
+const char *fs_latest_run(const char *results_dir, char *buf, size_t len);
+
+/* reports/<run-id>.md, or out_md when given. 0, or -1 with a sentence in err. */
+int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t errlen);
+
+/* Side-by-side table of two runs with ratios (b over a). */
+int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);
+
+/* plots/<run-id>/ (or out_dir): data files and gnuplot scripts, rendered to PNG
+ * and SVG when gnuplot is present. Returns 0 rendered, 1 scripts only (no
+ * gnuplot: says how to install it), -1 on error with a sentence in err. */
+int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t errlen);
+
+#endif

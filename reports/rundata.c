@@ -1,0 +1,386 @@
+/* A run folder loaded once for the report and the charts; see rundata.h. */
+#include "rundata.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "metrics.h"
+#include "results.h"
+
+const fsr_role fsr_roles[FSR_ROLES] = {
+    [FSR_TIME] = {"time", "time (µs)", 1, 1e6, {"time_median_s"}},
+    [FSR_TFLOPS] = {"tflops", "TFLOP/s", 1, 1e-12, {"flop_per_s"}},
+    [FSR_ROOFLINE] = {"roofline", "% of roofline floor", 1, 1, {"roofline_pct"}},
+    [FSR_FLOP_EXEC] = {"flop", "executed GFLOP", 2, 1e-9, {"flop_executed"}},
+    [FSR_DRAM] = {"dram_bytes", "DRAM bytes (MB)", 1, 1e-6, {"@dram__bytes_read.sum", "@dram__bytes_write.sum"}},
+    [FSR_DRAM_READ] = {"dram_read_bytes", "DRAM reads (MB)", 1, 1e-6, {"@dram__bytes_read.sum"}},
+    [FSR_DRAM_WRITE] = {"dram_write_bytes", "DRAM writes (MB)", 1, 1e-6, {"@dram__bytes_write.sum"}},
+    [FSR_DRAM_BW] = {"dram_bandwidth", "DRAM bandwidth (GB/s)", 0, 1e-9, {"dram_bytes_per_s"}},
+    /* L2 traffic from the SMs, in 32-byte sectors. */
+    [FSR_L2] = {"l2_bytes", "L2 bytes (MB)", 1, 32e-6,
+                {"@lts__t_sectors_srcunit_tex_op_read.sum", "@lts__t_sectors_srcunit_tex_op_write.sum"}},
+    [FSR_L2_READ] = {"l2_read_bytes", "L2 reads (MB)", 1, 32e-6, {"@lts__t_sectors_srcunit_tex_op_read.sum"}},
+    [FSR_L2_HIT] = {"l2_hit", "L2 hit rate (%)", 1, 1, {"@lts__t_sector_hit_rate.pct"}},
+    [FSR_INST] = {"inst", "instructions (M warp)", 2, 1e-6, {"@smsp__inst_executed.sum"}},
+    [FSR_REGS] = {"registers", "registers", 0, 1, {"registers"}},
+    [FSR_SMEM] = {"smem_per_block", "shared memory (KiB)", 1, 1.0 / 1024, {"smem_static_bytes", "smem_dynamic_bytes"}},
+    [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}},
+    [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}},
+    [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__sass_inst_executed_op_branch.sum"}},
+    [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}},
+    [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MiB)", 1, 1.0 / 1048576, {"peak_mem_bytes"}},
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- loading ---- */
+
+static int cell_int(const fs_table *t, int row, const char *col)
+{
+    double x = fs_table_num(t, row, col);
+    return isnan(x) ? -1 : (int)x;
+}
+
+static void row_config(const fs_table *t, int row, fsr_config *c)
+{
+    snprintf(c->mode, sizeof c->mode, "%s", fs_table_get(t, row, "mode"));
+    c->batch = cell_int(t, row, "batch");
+    c->seq = cell_int(t, row, "seq");
+    c->heads_q = cell_int(t, row, "heads_q");
+    c->heads_kv = cell_int(t, row, "heads_kv");
+    c->head_dim = cell_int(t, row, "head_dim");
+    c->causal = cell_int(t, row, "causal");
+    c->tile = cell_int(t, row, "tile");
+}
+
+int fsr_same_config(const fsr_config *a, const fsr_config *b)
+{
+    return !strcmp(a->mode, b->mode) && a->batch == b->batch && a->seq == b->seq &&
+           a->heads_q == b->heads_q && a->heads_kv == b->heads_kv && a->head_dim == b->head_dim &&
+           a->causal == b->causal && a->tile == b->tile;
+}
+
+int fsr_is_seed_config(const fsr_config *c)
+{
+    return c->batch == 2 && c->seq == 1024 && c->heads_q == 16 && c->heads_kv == 8 &&
+           c->head_dim == 128 && c->causal == 1 && c->tile == 32;
+}
+
+static void resolve_roles(fsr_run *r)
+{
+    for (int k = 0; k < FSR_ROLES; k++)
+        for (int s = 0; s < 2; s++) {
+            const char *src = fsr_roles[k].src[s], *col = NULL;
+            r->role_col[k][s][0] = '\0';
+            if (!src)
+                continue;
+            if (*src == '@') {
+                for (int m = 0; m < fs_metrics_default_count; m++)
+                    if (!strcmp(fs_metrics_default[m].cupti, src + 1))
+                        col = fs_metrics_default[m].column;
+            } else {
+                col = src;
+            }
+            if (col && fs_table_col(&r->res, col) >= 0)
+                snprintf(r->role_col[k][s], sizeof r->role_col[k][s], "%s", col);
+        }
+}
+
+int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n >= sizeof r->dir)
+        return fail(err, errlen, "run folder name too long: %s", dir);
+    memcpy(r->dir, dir, n);
+    const char *base = strrchr(r->dir, '/');
+    snprintf(r->id, sizeof r->id, "%.255s", base ? base + 1 : r->dir);
+
+    char path[1200];
+    struct stat st;
+    if (stat(r->dir, &st) || !S_ISDIR(st.st_mode))
+        return fail(err, errlen, "%s is not a run folder (no such directory)", r->dir);
+    snprintf(path, sizeof path, "%s/results.csv", r->dir);
+    if (fs_table_read(path, 1, &r->res, err, errlen))
+        return -1;
+    for (int c = 0; c < FS_COL_COUNT; c++)
+        if (fs_table_col(&r->res, fs_result_columns[c].name) < 0) {
+            fs_table_free(&r->res);
+            return fail(err, errlen, "%s lacks the column \"%s\" (%s); it was not written by "
+                        "this version of flashstudy", path, fs_result_columns[c].name,
+                        fs_result_columns[c].description);
+        }
+    if (fs_table_col(&r->res, "metrics_note") < 0) {
+        fs_table_free(&r->res);
+        return fail(err, errlen, "%s lacks the column \"metrics_note\"", path);
+    }
+    if (r->res.nrows == 0) {
+        fs_table_free(&r->res);
+        return fail(err, errlen, "%s has a header but no rows: the run measured nothing", path);
+    }
+    snprintf(path, sizeof path, "%s/device.csv", r->dir);
+    if (fs_table_read(path, 0, &r->dev, err, errlen)) {
+        fs_table_free(&r->res);
+        return -1;
+    }
+    if (fs_table_col(&r->dev, "key") < 0 || fs_table_col(&r->dev, "value") < 0) {
+        fsr_free(r);
+        return fail(err, errlen, "%s must have the columns key,value", path);
+    }
+
+    r->cfg_of_row = malloc(sizeof *r->cfg_of_row * r->res.nrows);
+    r->cfgs = malloc(sizeof *r->cfgs * r->res.nrows);
+    if (!r->cfg_of_row || !r->cfgs) {
+        fsr_free(r);
+        return fail(err, errlen, "out of memory");
+    }
+    r->primary = -1;
+    for (int i = 0; i < r->res.nrows; i++) {
+        fsr_config c;
+        row_config(&r->res, i, &c);
+        if (c.batch <= 0 || c.seq <= 0 || c.heads_q <= 0 || c.heads_kv <= 0 || c.head_dim <= 0 ||
+            c.tile <= 0 || c.causal < 0 || isnan(fs_table_num(&r->res, i, "variant"))) {
+            fsr_free(r);
+            return fail(err, errlen, "%s/results.csv row %d: variant, batch, seq, heads_q, "
+                        "heads_kv, head_dim, causal and tile must be numbers", r->dir, i + 1);
+        }
+        int k = 0;
+        while (k < r->ncfg && !fsr_same_config(&r->cfgs[k], &c))
+            k++;
+        if (k == r->ncfg)
+            r->cfgs[r->ncfg++] = c;
+        r->cfg_of_row[i] = k;
+    }
+    /* The seed's configuration, a cold run first. */
+    for (int k = 0; k < r->ncfg; k++)
+        if (fsr_is_seed_config(&r->cfgs[k]) &&
+            (r->primary < 0 || (!strcmp(r->cfgs[k].mode, "cold") && strcmp(r->cfgs[r->primary].mode, "cold"))))
+            r->primary = k;
+    if (r->primary < 0)
+        r->primary = 0;
+    resolve_roles(r);
+    return 0;
+}
+
+void fsr_free(fsr_run *r)
+{
+    if (r->res.header)
+        fs_table_free(&r->res);
+    if (r->dev.header)
+        fs_table_free(&r->dev);
+    free(r->cfg_of_row);
+    free(r->cfgs);
+    r->cfg_of_row = NULL;
+    r->cfgs = NULL;
+}
+
+/* ---- values ---- */
+
+double fsr_value(const fsr_run *r, int row, int role)
+{
+    double sum = 0;
+    int any = 0;
+    for (int s = 0; s < 2; s++) {
+        if (!fsr_roles[role].src[s])
+            continue;
+        if (!r->role_col[role][s][0])
+            return NAN;
+        double x = fs_table_num(&r->res, row, r->role_col[role][s]);
+        if (isnan(x))
+            return NAN;
+        sum += x;
+        any = 1;
+    }
+    return any ? sum * fsr_roles[role].scale : NAN;
+}
+
+int fsr_has_role(const fsr_run *r, int role)
+{
+    for (int i = 0; i < r->res.nrows; i++)
+        if (!isnan(fsr_value(r, i, role)))
+            return 1;
+    return 0;
+}
+
+const char *fsr_dev(const fsr_run *r, const char *key)
+{
+    for (int i = 0; i < r->dev.nrows; i++)
+        if (!strcmp(fs_table_get(&r->dev, i, "key"), key))
+            return fs_table_get(&r->dev, i, "value");
+    return "";
+}
+
+double fsr_dev_num(const fsr_run *r, const char *key)
+{
+    const char *s = fsr_dev(r, key);
+    char *end;
+    double x = strtod(s, &end);
+    return *s && !*end ? x : NAN;
+}
+
+const char *fsr_cell(const fsr_run *r, int row, const char *col)
+{
+    const char *s = fs_table_get(&r->res, row, col);
+    return s ? s : "";
+}
+
+int fsr_number(const fsr_run *r, int row) { return (int)fs_table_num(&r->res, row, "variant"); }
+
+int fsr_ok(const fsr_run *r, int row) { return !strcmp(fsr_cell(r, row, "status"), "ok"); }
+
+/* ---- configurations ---- */
+
+int fsr_rows(const fsr_run *r, int cfg, int *rows, int max)
+{
+    int n = 0;
+    for (int i = 0; i < r->res.nrows && n < max; i++) {
+        if (r->cfg_of_row[i] != cfg)
+            continue;
+        int j = n++;
+        for (; j > 0 && fsr_number(r, rows[j - 1]) > fsr_number(r, i); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = i;
+    }
+    return n;
+}
+
+int fsr_previous(const fsr_run *r, int row)
+{
+    int best = -1, num = fsr_number(r, row);
+    for (int i = 0; i < r->res.nrows; i++)
+        if (r->cfg_of_row[i] == r->cfg_of_row[row] && fsr_ok(r, i) && fsr_number(r, i) < num &&
+            (best < 0 || fsr_number(r, i) > fsr_number(r, best)))
+            best = i;
+    return best;
+}
+
+int fsr_find_row(const fsr_run *r, int cfg, int number)
+{
+    for (int i = 0; i < r->res.nrows; i++)
+        if (r->cfg_of_row[i] == cfg && fsr_number(r, i) == number)
+            return i;
+    return -1;
+}
+
+int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
+{
+    int n = 0;
+    for (int k = 0; k < r->ncfg && n < max; k++) {
+        fsr_config c = r->cfgs[k];
+        c.seq = r->cfgs[cfg].seq;
+        if (!fsr_same_config(&c, &r->cfgs[cfg]))
+            continue;
+        int j = n++;
+        for (; j > 0 && r->cfgs[cfgs[j - 1]].seq > r->cfgs[k].seq; j--)
+            cfgs[j] = cfgs[j - 1];
+        cfgs[j] = k;
+    }
+    return n;
+}
+
+void fsr_config_label(const fsr_config *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "B=%d N=%d Hq=%d Hkv=%d D=%d %s tile %d, %s", c->batch, c->seq, c->heads_q,
+             c->heads_kv, c->head_dim, c->causal ? "causal" : "non-causal", c->tile, c->mode);
+}
+
+fs_problem fsr_problem(const fsr_config *c)
+{
+    return (fs_problem){.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv,
+                        .seq = c->seq, .head_dim = c->head_dim, .causal = c->causal, .tile = c->tile};
+}
+
+const fs_variant *fsr_registry(int number)
+{
+    for (int i = 0; i < fs_variant_count; i++)
+        if (fs_variants[i]->number == number)
+            return fs_variants[i];
+    return NULL;
+}
+
+void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len)
+{
+    snprintf(buf, len, "%02d %s", fsr_number(r, row), fsr_cell(r, row, "slug"));
+}
+
+/* ---- text ---- */
+
+const char *fsr_fmt(double v, int digits, char *buf, size_t len)
+{
+    if (isnan(v) || isinf(v))
+        snprintf(buf, len, "–");
+    else
+        snprintf(buf, len, "%.*f", digits, v);
+    return buf;
+}
+
+const char *fsr_md(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (; *s && o + 3 < len; s++) {
+        if (*s == '|')
+            buf[o++] = '\\';
+        buf[o++] = *s == '\n' || *s == '\r' ? ' ' : *s;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* ---- output files ---- */
+
+FILE *fsr_create(const char *path, char *err, size_t errlen)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+    return f;
+}
+
+int fsr_commit(FILE *f, const char *path, char *err, size_t errlen)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        unlink(tmp);
+        return fail(err, errlen, "cannot write %s", tmp);
+    }
+    if (rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        return fail(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+    }
+    return 0;
+}
+
+int fsr_mkdirs(const char *path, char *err, size_t errlen)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1;; s++) {
+        if (*s == '/' || !*s) {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) && errno != EEXIST)
+                return fail(err, errlen, "cannot create the folder %s: %s", p, strerror(errno));
+            *s = c;
+            if (!c)
+                return 0;
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/* What the report and the charts share: a run folder loaded once, the
+ * quantities they show ("roles": a name, a unit and the columns behind it),
+ * the configurations a run holds, and small output helpers. Internal to
+ * reports/. */
+#ifndef FS_RUNDATA_H
+#define FS_RUNDATA_H
+
+#include <stdio.h>
+#include "table.h"
+#include "variant.h"
+
+#define FSR_SEED_FIGURES "reports/seed_figures.csv"
+#define FSR_PEERS "reports/peers.csv"
+
+enum {
+    FSR_TIME, FSR_TFLOPS, FSR_ROOFLINE, FSR_FLOP_EXEC, FSR_DRAM, FSR_DRAM_READ, FSR_DRAM_WRITE,
+    FSR_DRAM_BW, FSR_L2, FSR_L2_READ, FSR_L2_HIT, FSR_INST, FSR_REGS, FSR_SMEM, FSR_OCC_T,
+    FSR_OCC_A, FSR_BRANCH_INST, FSR_BRANCH, FSR_PEAK_MEM, FSR_ROLES
+};
+
+typedef struct {
+    const char *key;       /* also the metric name in reports/seed_figures.csv */
+    const char *label;     /* table heading, unit included */
+    int digits;            /* decimals shown */
+    double scale;          /* shown value = sum of the columns (raw SI) * scale */
+    /* The sum of these results.csv columns; "@name" is the metric whose CUPTI
+     * name is `name`, its column looked up in fs_metrics_default. */
+    const char *src[2];
+} fsr_role;
+extern const fsr_role fsr_roles[FSR_ROLES];
+
+typedef struct {
+    char mode[16];
+    int batch, seq, heads_q, heads_kv, head_dim, causal, tile;
+} fsr_config;
+
+typedef struct {
+    char dir[1024], id[256];
+    fs_table res, dev;
+    int *cfg_of_row;                 /* row -> index into cfgs */
+    fsr_config *cfgs;
+    int ncfg, primary;               /* primary: the seed's configuration when present */
+    char role_col[FSR_ROLES][2][64]; /* resolved columns; "" where this run lacks one */
+} fsr_run;
+
+/* results.csv (schema checked, every fixed column required) and device.csv. */
+int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
+void fsr_free(fsr_run *r);
+
+double fsr_value(const fsr_run *r, int row, int role);   /* NAN when not measured */
+int fsr_has_role(const fsr_run *r, int role);             /* any row has a value */
+const char *fsr_dev(const fsr_run *r, const char *key);   /* "" when absent */
+double fsr_dev_num(const fsr_run *r, const char *key);    /* NAN when absent */
+const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when absent */
+int fsr_number(const fsr_run *r, int row);                /* the variant number */
+int fsr_ok(const fsr_run *r, int row);                    /* status "ok" */
+
+/* Rows of configuration cfg in variant order; returns how many. */
+int fsr_rows(const fsr_run *r, int cfg, int *rows, int max);
+/* The row of the nearest earlier variant measured ok at the same configuration. */
+int fsr_previous(const fsr_run *r, int row);
+/* Configurations equal to cfg except in seq, by seq; returns how many. */
+int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);
+int fsr_find_row(const fsr_run *r, int cfg, int number);  /* -1 if absent */
+int fsr_is_seed_config(const fsr_config *c);                /* document 000's shape and tile */
+int fsr_same_config(const fsr_config *a, const fsr_config *b);
+void fsr_config_label(const fsr_config *c, char *buf, size_t len);
+fs_problem fsr_problem(const fsr_config *c);
+
+const fs_variant *fsr_registry(int number);               /* NULL when not in this build */
+/* "03 causal_skip" (slug from the CSV). */
+void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len);
+
+/* Formats v with digits decimals, or "–" when v is NAN. */
+const char *fsr_fmt(double v, int digits, char *buf, size_t len);
+/* Markdown cell text: '|' escaped, line breaks as spaces. */
+const char *fsr_md(const char *s, char *buf, size_t len);
+
+/* Output to path.tmp, renamed to path by fsr_commit when complete. */
+FILE *fsr_create(const char *path, char *err, size_t errlen);
+int fsr_commit(FILE *f, const char *path, char *err, size_t errlen);
+int fsr_mkdirs(const char *path, char *err, size_t errlen);
+
+/* Static instruction mix from `cuobjdump --dump-sass`. */
+enum {
+    FSS_MMA, FSS_FFMA, FSS_FMUL, FSS_FADD, FSS_EX2, FSS_CONV, FSS_SHARED, FSS_GLOBAL,
+    FSS_INT, FSS_BRANCH, FSS_TOTAL, FSS_COUNT
+};
+extern const char *const fss_names[FSS_COUNT];
+typedef struct {
+    int variant, kernels;
+    long n[FSS_COUNT];
+} fss_mix;
+/* Sums, per variant, the kernels of architecture `arch` ("sm_90") that were
+ * instantiated for this shape: integer template arguments equal to the tile
+ * or the head dimension. Returns how many variants, or -1 when path cannot
+ * be read. *archs lists the architectures found (for the message when none
+ * matches). */
+int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix *mix, int max,
+             char *archs, size_t archlen);
+
+#endif

@@ -1,0 +1,223 @@
+/* Static instruction mix from `cuobjdump --dump-sass`: per kernel of one
+ * architecture, instructions counted by class, summed per variant. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rundata.h"
+
+const char *const fss_names[FSS_COUNT] = {
+    [FSS_MMA] = "MMA", [FSS_FFMA] = "FFMA", [FSS_FMUL] = "FMUL", [FSS_FADD] = "FADD",
+    [FSS_EX2] = "MUFU.EX2", [FSS_CONV] = "F2F/F2I/I2F/F2FP", [FSS_SHARED] = "LDS/STS/LDSM",
+    [FSS_GLOBAL] = "LDG/STG/LDGSTS", [FSS_INT] = "integer", [FSS_BRANCH] = "BRA/BSSY/BSYNC",
+    [FSS_TOTAL] = "total",
+};
+
+static int in(const char *op, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(op, *list))
+            return 1;
+    return 0;
+}
+
+/* The class of an opcode ("MUFU" with modifiers ".EX2"), or -1. */
+static int classify(const char *op, const char *mods)
+{
+    static const char *const mma[] = {"HMMA", "HGMMA", "IMMA", "IGMMA", "DMMA", "BMMA", "QGMMA", NULL};
+    static const char *const conv[] = {"F2F", "F2I", "I2F", "F2FP", "I2FP", "F2IP", NULL};
+    static const char *const shared[] = {"LDS", "STS", "LDSM", "STSM", "ATOMS", NULL};
+    static const char *const global[] = {"LDG", "STG", "LDGSTS", "LD", "ST", "UTMALDG", "UTMASTG", "UBLKCP", NULL};
+    static const char *const integer[] = {"IMAD", "IADD3", "IADD", "LEA", "SHF", "SHL", "SHR", "LOP3", "LOP",
+                                          "ISETP", "IMNMX", "VIMNMX", "IABS", "SEL", "PRMT", "SGXT",
+                                          "BMSK", "POPC", "FLO", "IMUL", NULL};
+    static const char *const branch[] = {"BRA", "BRX", "JMP", "JMX", "BSSY", "BSYNC", "CALL", "RET", "BREAK", NULL};
+    if (in(op, mma))
+        return FSS_MMA;
+    if (!strncmp(op, "FFMA", 4))
+        return FSS_FFMA;
+    if (!strncmp(op, "FMUL", 4))
+        return FSS_FMUL;
+    if (!strncmp(op, "FADD", 4))
+        return FSS_FADD;
+    if (!strcmp(op, "MUFU"))
+        return strstr(mods, ".EX2") ? FSS_EX2 : -1;
+    if (in(op, conv))
+        return FSS_CONV;
+    if (in(op, shared))
+        return FSS_SHARED;
+    if (in(op, global))
+        return FSS_GLOBAL;
+    /* The uniform datapath's UIMAD, UIADD3, ... are integer work too. */
+    if (in(op, integer) || (op[0] == 'U' && in(op + 1, integer)))
+        return FSS_INT;
+    if (in(op, branch))
+        return FSS_BRANCH;
+    return -1;
+}
+
+typedef struct {
+    int variant, nargs, args[4];
+    char base[128];          /* the name without its template arguments */
+    long n[FSS_COUNT];
+} kernel;
+
+static int ends_with_d(const kernel *k, int head_dim)
+{
+    return k->nargs && k->args[k->nargs - 1] == head_dim;
+}
+
+/* fsNN_ in a kernel name, demangled or mangled ("_Z14fs03_..."): NN, or -1. */
+static int variant_of(const char *name)
+{
+    for (const char *s = name; (s = strstr(s, "fs")); s++)
+        if (isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) && s[4] == '_' &&
+            (s == name || !isalpha((unsigned char)s[-1])))
+            return (s[2] - '0') * 10 + (s[3] - '0');
+    return -1;
+}
+
+/* The integer template arguments: "ILi32ELi128EE" mangled, "<32, 128>"
+ * demangled. */
+static void template_args(const char *name, kernel *k)
+{
+    const char *open = strstr(name, "ILi"), *s;
+    if (!open)
+        open = strchr(name, '<');
+    size_t n = open ? (size_t)(open - name) : strcspn(name, " \n");
+    snprintf(k->base, sizeof k->base, "%.*s", (int)(n < sizeof k->base ? n : sizeof k->base - 1), name);
+    k->nargs = 0;
+    if (!open)
+        return;
+    if (*open == '<') {
+        for (s = open + 1; *s && *s != '>' && k->nargs < 4; s += strcspn(s, ",>")) {
+            s += *s == ',';
+            while (*s == ' ')
+                s++;
+            if (isdigit((unsigned char)*s))
+                k->args[k->nargs++] = atoi(s);
+        }
+    } else {
+        for (s = open; (s = strstr(s, "Li")) && k->nargs < 4; s += 2)
+            if (isdigit((unsigned char)s[2]))
+                k->args[k->nargs++] = atoi(s + 2);
+    }
+}
+
+/* A kernel instantiated for this run: its integer template arguments are
+ * the run's tile or head dimension. */
+static int fits(const kernel *k, int tile, int head_dim)
+{
+    for (int i = 0; i < k->nargs; i++)
+        if (k->args[i] != tile && k->args[i] != head_dim)
+            return 0;
+    return 1;
+}
+
+int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix *mix, int max,
+             char *archs, size_t archlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    kernel *k = NULL;
+    int nk = 0, cap = 0, cur = -1;
+    char line[4096], here[32] = "";
+    archs[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!strncmp(s, "code for ", 9)) {
+            sscanf(s + 9, "%31s", here);
+            if (!strstr(archs, here) && strlen(archs) + strlen(here) + 2 < archlen)
+                strcat(strcat(archs, *archs ? " " : ""), here);
+            cur = -1;
+        } else if (!strncmp(s, "Function : ", 11)) {
+            cur = -1;
+            int v = variant_of(s + 11);
+            if (v < 0 || strcmp(here, arch))
+                continue;
+            if (nk == cap) {
+                cap = cap ? 2 * cap : 16;
+                kernel *grown = realloc(k, sizeof *k * cap);
+                if (!grown) {
+                    free(k);
+                    fclose(f);
+                    return -1;
+                }
+                k = grown;
+            }
+            cur = nk++;
+            memset(&k[cur], 0, sizeof k[cur]);
+            k[cur].variant = v;
+            template_args(s + 11, &k[cur]);
+        } else if (cur >= 0 && !strncmp(s, "/*", 2) && isxdigit((unsigned char)s[2])) {
+            /* An instruction: its offset in a comment, then "@!P0 BRA 0x80 ;". */
+            char *t = strstr(s, "*/");
+            if (!t)
+                continue;
+            t += 2;
+            while (isspace((unsigned char)*t))
+                t++;
+            if (*t == '@')
+                while (*t && !isspace((unsigned char)*t))
+                    t++;
+            while (isspace((unsigned char)*t))
+                t++;
+            char tok[64], op[64];
+            size_t n = strcspn(t, " ;\t\n");
+            if (n == 0 || n >= sizeof tok || !isupper((unsigned char)*t))
+                continue;
+            memcpy(tok, t, n);
+            tok[n] = '\0';
+            size_t b = strcspn(tok, ".");
+            memcpy(op, tok, b);
+            op[b] = '\0';
+            if (!strcmp(op, "NOP"))
+                continue;
+            int c = classify(op, tok + b);
+            if (c >= 0)
+                k[cur].n[c]++;
+            k[cur].n[FSS_TOTAL]++;
+        }
+    }
+    fclose(f);
+
+    int nv = 0;
+    for (int i = 0; i < nk; i++) {
+        int v = 0;
+        while (v < nv && mix[v].variant != k[i].variant)
+            v++;
+        if (v == nv) {
+            if (nv == max)
+                continue;
+            memset(&mix[nv], 0, sizeof mix[nv]);
+            mix[nv++].variant = k[i].variant;
+        }
+        /* Of a template instantiated for several shapes, the run's; when two
+         * fit (the tile equals the head dim), the one whose last argument is D. */
+        if (!fits(&k[i], tile, head_dim))
+            continue;
+        int beaten = 0;
+        for (int j = 0; j < nk; j++)
+            if (j != i && !strcmp(k[j].base, k[i].base) && fits(&k[j], tile, head_dim)) {
+                int sj = ends_with_d(&k[j], head_dim), si = ends_with_d(&k[i], head_dim);
+                beaten |= sj > si || (sj == si && j < i);
+            }
+        if (beaten)
+            continue;
+        mix[v].kernels++;
+        for (int c = 0; c < FSS_COUNT; c++)
+            mix[v].n[c] += k[i].n[c];
+    }
+    free(k);
+    /* In variant order. */
+    for (int i = 1; i < nv; i++)
+        for (int j = i; j > 0 && mix[j - 1].variant > mix[j].variant; j--) {
+            fss_mix t = mix[j];
+            mix[j] = mix[j - 1];
+            mix[j - 1] = t;
+        }
+    return nv;
+}

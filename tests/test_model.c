@@ -1,0 +1,103 @@
+/* The analytic model against document 000's arithmetic and hand counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "model.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static const fs_variant naive = {.number = 0, .slug = "naive", .stops_at_diagonal = 1};
+static const fs_variant base = {.number = 1, .slug = "base"};
+static const fs_variant skip = {.number = 3, .slug = "causal_skip", .stops_at_diagonal = 1};
+
+static fs_problem shape(int b, int hq, int hkv, int n, int d, int causal, int tile)
+{
+    return (fs_problem){.batch = b, .heads_q = hq, .heads_kv = hkv, .seq = n, .head_dim = d,
+                        .causal = causal, .tile = tile};
+}
+
+/* Document 000 (lines 19-27): 32 heads x 32 blocks, each reading a 32x128 Q
+ * tile and 2x1024x128 of K and V in fp16, and writing its O tile. Its formula
+ * gives 520 MiB read, 545.26 MB: exactly the L2 reads it measured (line 44).
+ * The "528 MiB" it prints is read plus write, 553.65 MB: exactly its measured
+ * L2 reads plus writes (line 43). The write is 8 MiB (line 27). */
+static void seed_traffic(void **state)
+{
+    fs_problem p = shape(2, 16, 8, 1024, 128, 1, 32);
+    fs_model m;
+    fs_model_eval(&p, &base, 0, 0, &m);
+    assert_true(m.seed_write_bytes == 8 * MIB);
+    assert_true(m.seed_read_bytes + m.seed_write_bytes == 528 * MIB);
+    assert_true(m.seed_read_bytes == 520 * MIB);
+    assert_true(m.seed_read_bytes == 545259520.0);
+    assert_true(m.floor_s == 0);
+}
+
+/* 4*B*Hq*N*N*D: 17.18 GFLOP, 8.59 causal (shared/notes/anchors.md). */
+static void useful_flops(void **state)
+{
+    fs_model m;
+    fs_problem p = shape(2, 16, 8, 1024, 128, 1, 32);
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_useful > 8.585e9 && m.flop_useful < 8.595e9);
+    p.causal = 0;
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_useful > 17.175e9 && m.flop_useful < 17.185e9);
+    assert_true(m.flop_executed == m.flop_useful);
+}
+
+/* B=1, Hq=1, N=5, D=2, tile 2: query blocks of 2, 2 and 1 rows. Stopping at
+ * the diagonal they see 2, 4 and 5 keys: 4 + 8 + 5 = 17 scores, 4*17*2 = 136
+ * FLOPs, 1 + 2 + 3 = 6 key blocks. The full loop: 25 scores, 200 FLOPs, 9. */
+static void executed_small_shape(void **state)
+{
+    fs_problem p = shape(1, 1, 1, 5, 2, 1, 2);
+    fs_model m;
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_executed == 136);
+    assert_true(m.key_blocks == 6);
+    assert_true(m.flop_useful == 100);
+    fs_model_eval(&p, &base, 0, 0, &m);
+    assert_true(m.flop_executed == 200);
+    assert_true(m.key_blocks == 9);
+    /* The naive variant computes every score whatever its flag says. */
+    fs_model_eval(&p, &naive, 0, 0, &m);
+    assert_true(m.flop_executed == 200);
+}
+
+/* At the seed's shape the diagonal stop visits 32*33/2 of 32*32 key blocks
+ * per head: the 48.4375% fewer iterations document 000 predicts (line 86). */
+static void seed_loop_reduction(void **state)
+{
+    fs_problem p = shape(2, 16, 8, 1024, 128, 1, 32);
+    fs_model full, cut;
+    fs_model_eval(&p, &base, 0, 0, &full);
+    fs_model_eval(&p, &skip, 0, 0, &cut);
+    assert_true(full.key_blocks == 32.0 * 32 * 32);
+    assert_true(cut.key_blocks == 32.0 * 32 * 33 / 2);
+    assert_true(1 - cut.key_blocks / full.key_blocks == 0.484375);
+}
+
+/* Minimum traffic: q and o with 16 heads, k and v with 8: 8+4+4+8 MiB. The
+ * floor is the larger of the compute and the memory time. */
+static void minimum_bytes_and_floor(void **state)
+{
+    fs_problem p = shape(2, 16, 8, 1024, 128, 1, 32);
+    fs_model m;
+    fs_model_eval(&p, &skip, 800e12, 3.93e12, &m);
+    assert_true(m.dram_bytes_min == 24 * MIB);
+    assert_true(m.floor_s == m.flop_useful / 800e12);
+    fs_model_eval(&p, &skip, 800e12, 1e12, &m);
+    assert_true(m.floor_s == m.dram_bytes_min / 1e12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed_traffic),         cmocka_unit_test(useful_flops),
+        cmocka_unit_test(executed_small_shape), cmocka_unit_test(seed_loop_reduction),
+        cmocka_unit_test(minimum_bytes_and_floor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
