@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole GPU-side session in one command, for a machine that has an NVIDIA
+# GPU but perhaps no gnuplot: build there, run the GPU tests, the study, the
+# tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
+# leave every CSV and log in OUT as one archive plus a short summary.
+#   scripts/gpu_session.sh OUT [STEP...]   steps: build test-gpu run tiles sweep sanitize crosscheck
+# Each step has a time limit and the next step runs whatever the last did.
+set -u
+out=${1:?usage: gpu_session.sh OUT [STEP...]}; shift
+steps=${*:-build test-gpu run tiles sweep sanitize crosscheck}
+mkdir -p "$out/logs" results
+export ARCHS=${ARCHS:-90}
+fs=build/flashstudy
+stamp=$(date -u +%Y%m%d-%H%M%S)
+summary=$out/summary.txt
+
+step() { # name, limit in seconds, command...
+    local name=$1 limit=$2; shift 2
+    local t0=$SECONDS
+    timeout "$limit" "$@" > "$out/logs/$name.log" 2>&1
+    local rc=$?
+    printf '%-12s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - t0))" | tee -a "$summary"
+    tail -n 25 "$out/logs/$name.log"
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$summary"
+for s in $steps; do
+    case $s in
+    build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" "$fs" build/tests/gpu_validate ;;
+    test-gpu)   step test-gpu 150 make --no-print-directory test-gpu ;;
+    run)        step run 100 "$fs" run --out "results/$stamp-h200" ;;
+    tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants 1,2,3,4,5,6,7,8 --out "results/$stamp-h200-tiles" ;;
+    sweep)      step sweep 300 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 1 --out "results/$stamp-h200-seq" ;;
+    sanitize)   step sanitize 260 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    crosscheck) step crosscheck 180 bash scripts/ncu_crosscheck.sh "$fs" "results/$stamp-ncu-crosscheck.md" ;;
+    *)          echo "unknown step $s" | tee -a "$summary" ;;
+    esac
+done
+tar czf "$out/results.tgz" results/"$stamp"* 2>/dev/null
+tar czf "$out/logs.tgz" -C "$out" logs
+echo "archive: $(du -h "$out/results.tgz" | cut -f1) of results, logs in logs.tgz"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# make sanitize: every variant under compute-sanitizer's memcheck, racecheck,
+# synccheck and initcheck at three shapes (tiny with N not a multiple of any
+# tile, the seed's N, D=64), after a planted out-of-bounds write proves that
+# memcheck reports what it should. Zero errors is the bar. The summary goes
+# to <run folder>/sanitize.txt; exit status 1 when anything was reported.
+set -u
+fs=${1:?usage: sanitize.sh FLASHSTUDY [RUN_FOLDER]}
+out=${2:-results/$(date -u +%Y%m%d-%H%M%S)-sanitize}
+command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2; exit 2; }
+nvidia-smi -L >/dev/null 2>&1 || { echo "sanitize: no GPU" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+build=$(dirname "$fs")
+summary=$out/sanitize.txt.tmp
+: > "$summary"
+failed=0
+
+nvcc -arch=native -o "$build/planted_fault" tests/sanitize/planted_fault.cu || exit 2
+if compute-sanitizer --tool memcheck --error-exitcode 99 "$build/planted_fault" > "$out/planted_fault.log" 2>&1; then
+    echo "planted fault: NOT caught (memcheck reported nothing)" | tee -a "$summary"; failed=1
+else
+    echo "planted fault: caught by memcheck ($(grep -c 'Invalid __global__ write' "$out/planted_fault.log") invalid write report)" | tee -a "$summary"
+fi
+
+shapes=("--seq 100 --batch 1 --heads-q 4 --heads-kv 2 --head-dim 128"
+        "--seq 1024 --batch 1 --heads-q 2 --heads-kv 1 --head-dim 128"
+        "--seq 100 --batch 1 --heads-q 4 --heads-kv 1 --head-dim 64")
+for tool in memcheck racecheck synccheck initcheck; do
+    for shape in "${shapes[@]}"; do
+        log=$out/$tool-$(echo "$shape" | awk '{print "N" $2 "-D" $10}').log
+        # One repetition, no counters: the sanitizer checks the launches, not the timing.
+        compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
+            "$fs" run $shape --reps 1 --time-budget 0.001 --no-profile --mode hot --out "$out/run" --force > "$log" 2>&1
+        rc=$?
+        errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+' "$log" | awk '{s += $3} END {print s + 0}')
+        status=clean; [ "$rc" -ne 0 ] || [ "$errors" -ne 0 ] && { status="NOT clean (exit $rc)"; failed=1; }
+        printf '%-10s %-55s errors %-4s %s\n' "$tool" "$shape" "$errors" "$status" | tee -a "$summary"
+    done
+done
+rm -rf "$out/run"
+mv "$summary" "$out/sanitize.txt"
+echo "sanitize: summary in $out/sanitize.txt"
+exit $failed
