@@ -21,6 +21,19 @@
  * Preconditions: as 01.
  * Deviations from the seed: Triton chose its own split and buffer count; here
  *   one producer warp and a two-buffer ring, written out by hand.
+ * Measured (the H200, run 20261129-093745-h200, tile 32): 82.6 us (-22.1%;
+ *   the seed -16.2%). Shared memory +67% and theoretical occupancy 25% ->
+ *   18.8%, the other way from the seed, yet the time fell: hiding the load
+ *   inside the block beats having more blocks. L2 reads rose 145 -> 420 MB:
+ *   cp.async.cg bypasses L1, where 05's loads had found tiles that other
+ *   blocks of the SM had just read; the L2 serves them at a 94.6% hit rate.
+ * Open: compute-sanitizer's racecheck reports hazards between the producer's
+ *   cp.async writes and the consumers' ldmatrix reads of the ring (run
+ *   20261129-094305-sanitize), in 06, 07 and 08 only. By the protocol above
+ *   every refill of buffer s waits on EMPTY[s], which all consumer warps
+ *   arrive on after their last read of it, and all 1949 validations pass;
+ *   whether racecheck does not follow bar.arrive or a real hazard hides here
+ *   is not settled yet.
  */
 #include <math.h>
 #include "common.cuh"
