@@ -62,11 +62,6 @@ typedef struct {
     long n[FSS_COUNT];
 } kernel;
 
-static int ends_with_d(const kernel *k, int head_dim)
-{
-    return k->nargs && k->args[k->nargs - 1] == head_dim;
-}
-
 /* fsNN_ in a kernel name, demangled or mangled ("_Z14fs03_..."): NN, or -1. */
 static int variant_of(const char *name)
 {
@@ -104,14 +99,12 @@ static void template_args(const char *name, kernel *k)
     }
 }
 
-/* A kernel instantiated for this run: its integer template arguments are
- * the run's tile or head dimension. */
+/* A kernel instantiated for this run: the flash variants' templates are
+ * <TILE, D>, the naive variant's <D>; a kernel without arguments always is. */
 static int fits(const kernel *k, int tile, int head_dim)
 {
-    for (int i = 0; i < k->nargs; i++)
-        if (k->args[i] != tile && k->args[i] != head_dim)
-            return 0;
-    return 1;
+    return k->nargs == 0 || (k->nargs == 1 && k->args[0] == head_dim) ||
+           (k->nargs == 2 && k->args[0] == tile && k->args[1] == head_dim);
 }
 
 int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix *mix, int max,
@@ -195,17 +188,7 @@ int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix
             memset(&mix[nv], 0, sizeof mix[nv]);
             mix[nv++].variant = k[i].variant;
         }
-        /* Of a template instantiated for several shapes, the run's; when two
-         * fit (the tile equals the head dim), the one whose last argument is D. */
         if (!fits(&k[i], tile, head_dim))
-            continue;
-        int beaten = 0;
-        for (int j = 0; j < nk; j++)
-            if (j != i && !strcmp(k[j].base, k[i].base) && fits(&k[j], tile, head_dim)) {
-                int sj = ends_with_d(&k[j], head_dim), si = ends_with_d(&k[i], head_dim);
-                beaten |= sj > si || (sj == si && j < i);
-            }
-        if (beaten)
             continue;
         mix[v].kernels++;
         for (int c = 0; c < FSS_COUNT; c++)
