@@ -32,7 +32,9 @@ for tool in memcheck racecheck synccheck initcheck; do
         compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
             "$fs" run $shape --reps 1 --time-budget 0.001 --no-profile --mode hot --out "$out/run" --force > "$log" 2>&1
         rc=$?
-        errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+' "$log" | awk '{s += $3} END {print s + 0}')
+        # memcheck, synccheck and initcheck close with "ERROR SUMMARY: N errors",
+        # racecheck with "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)".
+        errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' "$log" | tr -dc '0-9\n' | awk '{s += $1} END {print s + 0}')
         status=clean; [ "$rc" -ne 0 ] || [ "$errors" -ne 0 ] && { status="NOT clean (exit $rc)"; failed=1; }
         printf '%-10s %-55s errors %-4s %s\n' "$tool" "$shape" "$errors" "$status" | tee -a "$summary"
     done
