@@ -1,6 +1,8 @@
-# Peak device memory of each variant's buffers against N, log-log.
+# Peak device memory of each variant's buffers against N (columns
+# 2..nvar+1; vnums: their variant numbers), log-log.
 load 'common.gp'
-set title sprintf("Peak device memory against sequence length\n%s", subtitle)
+set label 1 heading('Peak device memory against sequence length') at screen 0.5, screen 0.975 center
+set tmargin 5
 set xlabel 'sequence length N (log scale)'
 set ylabel 'peak memory (MiB, log scale)'
 set logscale xy
@@ -13,4 +15,8 @@ set ytics 2
 set format y "%g"
 set key outside right top vertical
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
-plot for [i=2:nvar + 1] data using 1:i:xtic(1) with linespoints lw 2 pt 7
+# Variants with the same buffers have the same memory: points shrink from the
+# first variant drawn to the last, so that coinciding ones stay visible as
+# rings around each other.
+plot for [i=2:nvar + 1] data using 1:i:xtic(1) with linespoints lw 2 ps 1.0 + 0.25 * (nvar + 1 - i) \
+         lc rgb vcolor(word(vnums, i - 1)) pt vpoint(word(vnums, i - 1))

@@ -1,7 +1,8 @@
-# Time against N per variant (columns 2..nvar+1) and the PyTorch peers
-# (columns nvar+2..ncols, external), log-log.
+# Time against N per variant (columns 2..nvar+1; vnums: their variant
+# numbers) and the PyTorch peers (columns nvar+2..ncols, external), log-log.
 load 'common.gp'
-set title sprintf("Kernel time against sequence length\n%s", subtitle)
+set label 1 heading('Kernel time against sequence length') at screen 0.5, screen 0.975 center
+set tmargin 5
 set xlabel 'sequence length N (log scale)'
 set ylabel 'time (µs, log scale)'
 set logscale xy
@@ -14,5 +15,6 @@ set ytics 2
 set format y "%g"
 set key outside right top vertical
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
-plot for [i=2:nvar + 1] data using 1:i:xtic(1) with linespoints lw 2 pt 7, \
-     for [i=nvar + 2:ncols] data using 1:i with lines dt 2 lw 2
+plot for [i=2:nvar + 1] data using 1:i:xtic(1) with linespoints lw 2 ps 1.2 \
+         lc rgb vcolor(word(vnums, i - 1)) pt vpoint(word(vnums, i - 1)), \
+     for [i=nvar + 2:ncols] data using 1:i with lines dt i - nvar lw 2 lc rgb word(peer_colors, i - nvar - 1)

@@ -8,7 +8,6 @@ set yrange [0:*]
 set boxwidth 0.6
 if (!exists("peer_names")) peer_names = ''
 if (!exists("peer_times")) peer_times = ''
-peer_colors = '#222222 #cc3311 #009988 #ee7733 #aa3377'
 plot data using 1:3:xtic(2) with boxes lc rgb '#4477aa' title 'this run', \
      data using 1:3:(sprintf('%.0f', $3)) with labels offset 0,0.8 notitle, \
      for [i=1:words(peer_names)] real(word(peer_times, i)) with lines dt i + 1 lw 2 lc rgb word(peer_colors, i) \

@@ -29,7 +29,8 @@ typedef struct {
     const fsr_run *r;
     const fs_table *peers;
     const char *dir;
-    char vars[2048];
+    char config[700];      /* what the chart shows: the primary configuration unless it says otherwise */
+    char vars[4096];
     char skip[512];
     char *err;
     size_t errlen;
@@ -80,6 +81,20 @@ static void put_num(FILE *f, double x)
         fputs(" NaN", f);
     else
         fprintf(f, " %.6g", x);
+}
+
+/* vnums and vslugs: the variant numbers and slugs of the rows, in order;
+ * plots/common.gp gives each variant number its colour and point type. */
+static void variant_vars(chart_ctx *c, const int *rows, int n)
+{
+    char nums[1024] = "", slugs[2048] = "";
+    for (int i = 0; i < n; i++) {
+        snprintf(nums + strlen(nums), sizeof nums - strlen(nums), "%s%d", i ? " " : "", fsr_number(c->r, rows[i]));
+        snprintf(slugs + strlen(slugs), sizeof slugs - strlen(slugs), "%s%s", i ? " " : "",
+                 fsr_cell(c->r, rows[i], "slug"));
+    }
+    var(c, "vnums", "%s", nums);
+    var(c, "vslugs", "%s", slugs);
 }
 
 /* Rows of the primary configuration measured ok, in variant order. */
@@ -205,6 +220,12 @@ static int chart_occupancy(chart_ctx *c)
     return bars(c, "occupancy.dat", roles, 2, "occupancy");
 }
 
+/* Useful FLOPs per measured DRAM byte. */
+static double intensity(const fsr_run *r, int row)
+{
+    return fs_table_num(&r->res, row, "flop_useful") / (fsr_value(r, row, FSR_DRAM) * 1e6);
+}
+
 /* Useful FLOPs over measured DRAM bytes against TFLOP/s, under the ceilings
  * the run measured. */
 static int chart_roofline(chart_ctx *c)
@@ -217,7 +238,7 @@ static int chart_roofline(chart_ctx *c)
     int rows[MAX_ROWS], n = ok_rows(c->r, rows), k = 0;
     double lo = peak / bw, hi = peak / bw;
     for (int i = 0; i < n; i++) {
-        double ai = fs_table_num(&c->r->res, rows[i], "flop_useful") / (fsr_value(c->r, rows[i], FSR_DRAM) * 1e6);
+        double ai = intensity(c->r, rows[i]);
         if (isnan(ai) || !(ai > 0) || isnan(fsr_value(c->r, rows[i], FSR_TFLOPS)))
             continue;
         lo = ai < lo ? ai : lo;
@@ -228,17 +249,25 @@ static int chart_roofline(chart_ctx *c)
         snprintf(c->skip, sizeof c->skip, "no variant has both DRAM byte counts and a time");
         return 0;
     }
-    FILE *f = dat_open(c, "roofline.dat", "label intensity_flop_per_byte tflop_per_s");
+    FILE *f = dat_open(c, "roofline.dat", "variant label intensity_flop_per_byte tflop_per_s");
     if (!f)
         return -1;
     for (int i = 0; i < k; i++) {
         char lab[96];
         fsr_variant_label(c->r, rows[i], lab, sizeof lab);
-        fprintf(f, "\"%s\" %.6g %.6g\n", lab,
-                fs_table_num(&c->r->res, rows[i], "flop_useful") / (fsr_value(c->r, rows[i], FSR_DRAM) * 1e6),
+        fprintf(f, "%d \"%s\" %.6g %.6g\n", fsr_number(c->r, rows[i]), lab, intensity(c->r, rows[i]),
                 fsr_value(c->r, rows[i], FSR_TFLOPS));
     }
     var(c, "data", "roofline.dat");
+    variant_vars(c, rows, k);
+    /* The key gives each point's values: points of nearly equal variants cover each other. */
+    char ai[1024] = "", tf[1024] = "";
+    for (int i = 0; i < k; i++) {
+        snprintf(ai + strlen(ai), sizeof ai - strlen(ai), "%s%.6g", i ? " " : "", intensity(c->r, rows[i]));
+        snprintf(tf + strlen(tf), sizeof tf - strlen(tf), "%s%.6g", i ? " " : "", fsr_value(c->r, rows[i], FSR_TFLOPS));
+    }
+    var(c, "vai", "%s", ai);
+    var(c, "vtflops", "%s", tf);
     num_var(c, "peak_tflops", peak * 1e-12);
     num_var(c, "bw_tbps", bw * 1e-12);
     num_var(c, "xmin", lo / 4);
@@ -313,6 +342,11 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
         snprintf(c->skip, sizeof c->skip, "no %s in the sweep", fsr_roles[role].label);
         return 0;
     }
+    /* Every N of the sweep is on the chart: the subtitle names none. */
+    char l[160], v[512];
+    fsr_config_label_except(&r->cfgs[r->primary], 1 << FSR_F_SEQ, l, sizeof l);
+    fsr_swept_values(r, 1 << FSR_F_SEQ, v, sizeof v);
+    snprintf(c->config, sizeof c->config, "%s, swept: %s", l, v);
     /* Peer backends with a time at one of these N at least. */
     const fs_table *p = c->peers;
     int backends[64], nb = 0;
@@ -356,6 +390,7 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
         fputc('\n', f);
     }
     var(c, "data", "%s", name);
+    variant_vars(c, rows, n);
     num_var(c, "nvar", n);
     num_var(c, "ncols", 1 + n + nb);
     return dat_close(c, f, name) ? -1 : 1;
@@ -413,7 +448,7 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
         fsr_free(&r);
         return -1;
     }
-    char dir[1024], path[1200], label[160];
+    char dir[1024], path[1200], label[700];
     snprintf(dir, sizeof dir, "%s", out_dir ? out_dir : "");
     if (!out_dir)
         snprintf(dir, sizeof dir, "plots/%s", r.id);
@@ -426,9 +461,10 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
         goto out;
     fprintf(sh, "#!/bin/sh\n# Renders the charts of run %s: PNG (pngcairo) and SVG from the .dat files "
                 "here.\n# Needs gnuplot (apt-get install gnuplot-nox).\nset -e\ncd \"$(dirname \"$0\")\"\n", r.id);
-    fsr_config_label(&r.cfgs[r.primary], label, sizeof label);
+    fsr_primary_label(&r, label, sizeof label);
     for (int i = 0; i < NCHARTS; i++) {
         chart_ctx c = {.r = &r, .peers = &peers, .dir = dir, .err = err, .errlen = errlen};
+        snprintf(c.config, sizeof c.config, "%s", label);
         int w = charts[i].write(&c);
         if (w < 0)
             goto out;
@@ -440,7 +476,8 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
         snprintf(gp, sizeof gp, "%s.gp", charts[i].name);
         if (copy_template(gp, dir, err, errlen))
             goto out;
-        var(&c, "subtitle", "%s, %s, run %s", *fsr_dev(&r, "name") ? fsr_dev(&r, "name") : "GPU", label, r.id);
+        var(&c, "subtitle", "%s, %s", *fsr_dev(&r, "name") ? fsr_dev(&r, "name") : "GPU", c.config);
+        var(&c, "run_id", "%s", r.id);
         for (int k = 0; k < 2; k++) {
             const char *fmt = k ? "svg" : "png";
             fprintf(sh, "gnuplot -e \"fmt='%s'; out='%s.%s.tmp'%s\" %s\nmv %s.%s.tmp %s.%s\n", fmt,

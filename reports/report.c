@@ -237,8 +237,8 @@ static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
     fs_problem p = fsr_problem(c);
     fs_model m;
     fs_model_eval(&p, fsr_registry(1), mma, copy, &m);
-    char l[160], a[64];
-    fsr_config_label(c, l, sizeof l);
+    char l[700], a[64];
+    fsr_primary_label(r, l, sizeof l);
     fprintf(f, "## Analytic model (%s)\n\n", l);
     fprintf(f, "- Useful FLOPs (4·B·Hq·N²·D%s): %.2f GFLOP.\n", c->causal ? ", halved for causal" : "",
             m.flop_useful * 1e-9);
@@ -476,8 +476,8 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
 
 static void steps_section(FILE *f, const fsr_run *r, const fs_table *seed)
 {
-    char l[160];
-    fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
+    char l[700];
+    fsr_primary_label(r, l, sizeof l);
     fprintf(f, "## Steps (%s)\n\nEach step against the variant before it, and document 000's own figures "
                "for the same step beside ours. A step may move the other way on this GPU and in CUDA C; "
                "the direction line says where.\n\n", l);
@@ -736,6 +736,73 @@ static void glossary_section(FILE *f, const fsr_run *r)
 }
 
 /* ---- entry points ---- */
+
+void fs_variants_markdown(FILE *f)
+{
+    fprintf(f, "| step | variant | what it does | needs |\n| ---: | --- | --- | --- |\n");
+    for (int i = 0; i < fs_variant_count; i++) {
+        const fs_variant *v = fs_variants[i];
+        fprintf(f, "| %02d | `%s` | %s | sm_%d |\n", v->number, v->slug, v->title, v->min_cc);
+    }
+}
+
+/* The step table of the README: each variant at document 000's configuration
+ * beside the change the document reports for the same step. */
+static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
+{
+    char l[160], a[64];
+    fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
+    fprintf(f, "Run `%s` on the %s, %.10s; %s (document 000's configuration).\n\n", r->id,
+            *fsr_dev(r, "name") ? fsr_dev(r, "name") : "GPU", fsr_dev(r, "date"), l);
+    static const char *const h[] = {"variant", "time (µs)", "TFLOP/s", "change against the previous step", "document 000's change",
+                                    "registers", "theoretical occupancy (%)"};
+    heading(f, h, 7);
+    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
+    for (int i = 0; i < n; i++) {
+        int prev = fsr_previous(r, rows[i]), num = fsr_number(r, rows[i]);
+        fsr_variant_label(r, rows[i], a, sizeof a);
+        row_begin(f);
+        cell(f, a);
+        if (fsr_ok(r, rows[i])) {
+            cellv(f, fsr_value(r, rows[i], FSR_TIME), fsr_roles[FSR_TIME].digits);
+            cellv(f, fsr_value(r, rows[i], FSR_TFLOPS), fsr_roles[FSR_TFLOPS].digits);
+            cell_change(f, prev < 0 ? NAN : pct_change(fsr_value(r, rows[i], FSR_TIME), fsr_value(r, prev, FSR_TIME)));
+        } else {
+            cellf(f, "%s", fsr_cell(r, rows[i], "status"));
+            cell(f, "–");
+            cell(f, "–");
+        }
+        cell_change(f, seed_change(seed, num, "time"));
+        cellv(f, fsr_value(r, rows[i], FSR_REGS), fsr_roles[FSR_REGS].digits);
+        cellv(f, fsr_value(r, rows[i], FSR_OCC_T), fsr_roles[FSR_OCC_T].digits);
+        row_end(f);
+    }
+}
+
+int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
+{
+    fsr_run r;
+    fs_table seed;
+    if (fsr_load(&r, run_dir, err, errlen))
+        return -1;
+    if (!fsr_is_seed_config(&r.cfgs[r.primary])) {
+        fsr_free(&r);
+        return fail(err, errlen, "run %s has no row at document 000's configuration (B=2 N=1024 Hq=16 Hkv=8 "
+                    "D=128 causal tile 32): no step table for the README", run_dir);
+    }
+    if (load_seed(&seed, err, errlen)) {
+        fsr_free(&r);
+        return -1;
+    }
+    fprintf(out, "<!-- variants:begin -->\n");
+    fs_variants_markdown(out);
+    fprintf(out, "<!-- variants:end -->\n<!-- steps:begin -->\n");
+    readme_steps(out, &r, &seed);
+    fprintf(out, "<!-- steps:end -->\n");
+    fsr_free(&r);
+    fs_table_free(&seed);
+    return 0;
+}
 
 static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const fs_table *peers)
 {

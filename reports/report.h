@@ -3,12 +3,23 @@
 #define FS_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The newest run folder under results/ (run ids sort by time); NULL if none. */
 const char *fs_latest_run(const char *results_dir, char *buf, size_t len);
 
 /* reports/<run-id>.md, or out_md when given. 0, or -1 with a sentence in err. */
 int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t errlen);
+
+/* `flashstudy list --markdown`: the variants of the registry, one row each. */
+void fs_variants_markdown(FILE *f);
+
+/* The README's generated tables, each between its markers
+ * (<!-- variants:begin --> ... <!-- variants:end -->, then steps): the
+ * variants, and the steps of run_dir at document 000's configuration.
+ * 0, or -1 with a sentence in err (also when the run lacks that
+ * configuration). scripts/readme_tables.sh puts them into README.md. */
+int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
 
 /* Side-by-side table of two runs with ratios (b over a). */
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /* A run folder loaded once for the report and the charts; see rundata.h. */
 #include "rundata.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -291,10 +292,91 @@ int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
     return n;
 }
 
-void fsr_config_label(const fsr_config *c, char *buf, size_t len)
+/* A field of a configuration as it reads in a label ("N=1024", "tile 32",
+ * "cold"), or its bare value ("1024", "32", "cold") for a list of values. */
+static void field_text(const fsr_config *c, int k, int bare, char *buf, size_t len)
 {
-    snprintf(buf, len, "B=%d N=%d Hq=%d Hkv=%d D=%d %s tile %d, %s", c->batch, c->seq, c->heads_q,
-             c->heads_kv, c->head_dim, c->causal ? "causal" : "non-causal", c->tile, c->mode);
+    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "tile ", ""};
+    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, c->tile, 0};
+    if (k == FSR_F_CAUSAL)
+        snprintf(buf, len, "%s", c->causal ? "causal" : "non-causal");
+    else if (k == FSR_F_MODE)
+        snprintf(buf, len, "%s", c->mode);
+    else
+        snprintf(buf, len, "%s%d", bare ? "" : name[k], num[k]);
+}
+
+static const char *const field_word[FSR_NFIELDS] = {"B", "N", "Hq", "Hkv", "D", "causal", "tile", "mode"};
+
+void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < FSR_NFIELDS && n < len; k++) {
+        if (omit & (1 << k))
+            continue;
+        char t[64];
+        field_text(c, k, 0, t, sizeof t);
+        n += snprintf(buf + n, len - n, "%s%s", !n ? "" : k == FSR_F_MODE ? ", " : " ", t);
+    }
+}
+
+void fsr_config_label(const fsr_config *c, char *buf, size_t len) { fsr_config_label_except(c, 0, buf, len); }
+
+int fsr_swept(const fsr_run *r)
+{
+    int mask = 0;
+    char a[64], b[64];
+    for (int i = 1; i < r->ncfg; i++)
+        for (int k = 0; k < FSR_NFIELDS; k++) {
+            field_text(&r->cfgs[0], k, 1, a, sizeof a);
+            field_text(&r->cfgs[i], k, 1, b, sizeof b);
+            mask |= strcmp(a, b) ? 1 << k : 0;
+        }
+    return mask;
+}
+
+void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < FSR_NFIELDS && n < len; k++) {
+        if (!(fields & (1 << k)))
+            continue;
+        n += snprintf(buf + n, len - n, "%s%s = ", n ? "; " : "", field_word[k]);
+        /* Distinct values; numbers ascending, words in order of appearance. */
+        char seen[64][64];
+        int ns = 0;
+        for (int i = 0; i < r->ncfg && ns < 64; i++) {
+            char t[64];
+            field_text(&r->cfgs[i], k, 1, t, sizeof t);
+            int j = 0;
+            while (j < ns && strcmp(seen[j], t))
+                j++;
+            if (j < ns)
+                continue;
+            for (j = ns++; j > 0 && isdigit((unsigned char)t[0]) && atoi(seen[j - 1]) > atoi(t); j--)
+                memcpy(seen[j], seen[j - 1], sizeof seen[j]);
+            memcpy(seen[j], t, sizeof t);
+        }
+        /* Long lists shortened to fit a chart's subtitle. */
+        for (int j = 0; j < ns && n < len; j++)
+            if (ns <= 5 || j < 2 || j == ns - 1)
+                n += snprintf(buf + n, len - n, "%s%s", j ? ", " : "", seen[j]);
+            else if (j == 2)
+                n += snprintf(buf + n, len - n, ", …");
+        if (ns > 5 && n < len)
+            n += snprintf(buf + n, len - n, " (%d values)", ns);
+    }
+}
+
+void fsr_primary_label(const fsr_run *r, char *buf, size_t len)
+{
+    char l[160], v[512];
+    int swept = fsr_swept(r);
+    fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
+    fsr_swept_values(r, swept, v, sizeof v);
+    snprintf(buf, len, "%s%s%s", l, swept ? "; the run sweeps " : "", v);
 }
 
 fs_problem fsr_problem(const fsr_config *c)

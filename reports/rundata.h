@@ -65,6 +65,19 @@ int fsr_find_row(const fsr_run *r, int cfg, int number);  /* -1 if absent */
 int fsr_is_seed_config(const fsr_config *c);                /* document 000's shape and tile */
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
+/* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
+enum { FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE, FSR_NFIELDS };
+/* The label without the fields in omit. */
+void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len);
+/* The fields in which the run's configurations differ. */
+int fsr_swept(const fsr_run *r);
+/* "N = 256, 512, 1024": the fields' values in the run, "; " between fields;
+ * more than five as "N = 256, 512, …, 16384 (7 values)". */
+void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len);
+/* The primary configuration's label; where the run sweeps a field, a note
+ * that this is one of its values, so that no heading passes a swept field
+ * off as the run's single value. */
+void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
 fs_problem fsr_problem(const fsr_config *c);
 
 const fs_variant *fsr_registry(int number);               /* NULL when not in this build */

@@ -289,6 +289,39 @@ static void without_metrics(void **state)
     free(sh);
 }
 
+/* Of a kernel template compiled for several shapes, the static mix counts
+ * the instance whose arguments are exactly <TILE, D>: here <128, 128> comes
+ * first in sass.txt, and both its arguments are among the run's tile (32) and
+ * D (128), yet only <32, 128> (one HMMA, two instructions) belongs to it. */
+static void sass_instance(void **state)
+{
+    char dir[600], path[700], cmd[1400], err[512] = "";
+    snprintf(dir, sizeof dir, "%s/sass-instance", tmp);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp %s/device.csv %s/results.csv '%s/'", dir, FIXTURE, FIXTURE, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/sass.txt", dir);
+    spit(path, "\tcode for sm_90\n"
+               "\t\tFunction : _Z14fs03_attentionILi128ELi128EEv10fs_problem\n"
+               "        /*0000*/                   FFMA R1, R2, R3, R4 ;\n"
+               "        /*0010*/                   FFMA R1, R2, R3, R4 ;\n"
+               "        /*0020*/                   EXIT ;\n"
+               "\t\t..........\n\n"
+               "\t\tFunction : _Z14fs03_attentionILi32ELi128EEv10fs_problem\n"
+               "        /*0000*/                   HMMA.16816.F32 R4, R8, R12, R4 ;\n"
+               "        /*0010*/                   EXIT ;\n"
+               "\t\t..........\n");
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    assert_int_equal(fs_report_write(dir, path, err, sizeof err), 0);
+    char *md = slurp(path, NULL);
+    char *mix = table_after(md, "## Static instruction mix (sm_90)");
+    assert_non_null(mix);
+    /* variant, kernels, MMA, FFMA, ..., total */
+    if (!strstr(mix, "| 03 causal_skip | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 2 |"))
+        fail_msg("the static mix of 03 is not the <32, 128> instance alone:\n%s", mix);
+    free(mix);
+    free(md);
+}
+
 /* A copy of the fixture with results.csv replaced by `results` (NULL: no
  * results.csv at all). */
 static void bad_run(const char *name, const char *results, const char *expect)
@@ -422,7 +455,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixture_report), cmocka_unit_test(fixture_plots), cmocka_unit_test(fixture_compare),
         cmocka_unit_test(without_metrics), cmocka_unit_test(bad_input),     cmocka_unit_test(latest_run),
-        cmocka_unit_test(reference_runs),
+        cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed) {
