@@ -10,6 +10,7 @@
 #   make sanitize    compute-sanitizer over every variant (needs a GPU)
 #   make report      report of the latest run;   make plots   its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
+#   make readme      README.md's tables from the registry and REFERENCE_RUN
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
 # Variables: ARCHS="80 86 89 90" (compute capabilities to build for),
@@ -21,6 +22,9 @@ CC := gcc
 ARCHS ?= 80 86 89 90
 BUILD ?= build
 RUN_ARGS ?=
+# The checked-in run whose steps README.md shows (make readme; the test of the
+# README's tables).
+REFERENCE_RUN := results/20261129-093745-h200
 
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))
@@ -46,7 +50,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-host test-gpu test-reference report plots sanitize sass crosscheck fuzz clean
+.PHONY: all deps run test test-host test-gpu test-reference report plots readme sanitize sass crosscheck fuzz clean
 all: $(FS)
 
 comma := ,
@@ -98,6 +102,11 @@ report: $(FS)
 
 plots: $(FS)
 	$(FS) plots $(RUN)
+
+readme: $(FS)
+	bash scripts/readme_tables.sh $(FS) $(or $(RUN),$(REFERENCE_RUN))
+
+$(BUILD)/tests/test_readme: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
 
 test: deps
 	$(MAKE) --no-print-directory $(FS) $(TESTS) $(GPU_TESTS)

@@ -14,12 +14,13 @@
 
 static int cmd_list(const fs_options *o, int argc, char **argv)
 {
-    if (o->markdown)
-        printf("| step | variant | what it does | needs |\n| ---: | --- | --- | --- |\n");
+    if (o->markdown) {
+        fs_variants_markdown(stdout);
+        return 0;
+    }
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        printf(o->markdown ? "| %02d | `%s` | %s | sm_%d |\n" : "%02d  %-20s %s (sm_%d+)\n", v->number, v->slug,
-               v->title, v->min_cc);
+        printf("%02d  %-20s %s (sm_%d+)\n", v->number, v->slug, v->title, v->min_cc);
     }
     return 0;
 }
@@ -77,6 +78,8 @@ static int cmd_report(const fs_options *o, int argc, char **argv)
     const char *run = run_arg(o, 0, buf, sizeof buf);
     if (!run || check_run(run))
         return 1;
+    if (o->readme)
+        return finish(fs_readme_tables(run, stdout, err, sizeof err), err);
     return finish(fs_report_write(run, o->out, err, sizeof err), err);
 }
 

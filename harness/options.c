@@ -22,7 +22,7 @@ static const struct {
     [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
     [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
                       "the same over every combination of comma-separated sizes, into one run folder"},
-    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE]", "markdown report of a run (default: the latest)"},
+    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run (default: the latest)"},
     [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
     [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run (default: the latest)"},
 };
@@ -285,6 +285,8 @@ static const spec specs[] = {
      "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
     {"--markdown", NULL, C(LIST), set_flag, AT(markdown), 1, "list: a markdown table"},
     {"--names", NULL, C(METRICS), set_flag, AT(names), 1, "metrics: one CUPTI name a line"},
+    {"--readme", NULL, C(REPORT), set_flag, AT(readme), 1,
+     "report: print the README's two tables (variants; the run's steps) instead of the report"},
 };
 #define NSPECS ((int)(sizeof specs / sizeof specs[0]))
 
@@ -428,6 +430,8 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
     }
     if (cmd == FS_CMD_COMPARE && o->nargs != 2)
         return fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
+    if (o->readme && o->out)
+        return fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
     return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;
 }
 

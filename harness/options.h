@@ -43,8 +43,8 @@ typedef struct {
     double time_budget;           /* seconds per variant and configuration */
     /* run, sweep: the run folder; report: the markdown file; plots: the folder */
     const char *out;
-    /* list --markdown, metrics --names */
-    int markdown, names;
+    /* list --markdown, metrics --names, report --readme */
+    int markdown, names, readme;
     /* report [RUN], compare RUN_A RUN_B, plots [RUN] */
     const char *args[2];
     int nargs;

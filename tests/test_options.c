@@ -95,6 +95,9 @@ static void every_option(void **state)
     expect_ok(FS_CMD_METRICS, ARGS("--names"), &o);
     assert_int_equal(o.names, 1);
     fs_options_free(&o);
+    expect_ok(FS_CMD_REPORT, ARGS("results/x", "--readme"), &o);
+    assert_int_equal(o.readme, 1);
+    fs_options_free(&o);
 }
 
 /* Numbers or slugs in any order and with repeats: registry order, once. */
@@ -241,6 +244,8 @@ static void rejections(void **state)
         {FS_CMD_REPORT, ARGS("a", "b"), "`report` takes no more arguments, not \"b\""},
         {FS_CMD_REPORT, ARGS("--seq", "1"), "unknown option --seq for `report`"},
         {FS_CMD_METRICS, ARGS("--markdown"), "unknown option --markdown for `metrics`"},
+        {FS_CMD_REPORT, ARGS("--readme", "--out", "r.md"), "--readme prints the README's tables to stdout"},
+        {FS_CMD_PLOTS, ARGS("--readme"), "unknown option --readme for `plots`"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fs_options o;
