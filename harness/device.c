@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,34 +14,26 @@
 #include <cupti_target.h>
 #include <cupti_version.h>
 #include "check.h"
+#include "fail.h"
 
 extern char **environ;
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 int fs_device_open(fs_device *d, char *why, size_t whylen)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess)
-        return fail(why, whylen, "cudaGetDeviceCount: %s", cudaGetErrorString(e));
+        return fs_fail(why, whylen, "cudaGetDeviceCount: %s", cudaGetErrorString(e));
     if (count == 0)
-        return fail(why, whylen, "cudaGetDeviceCount found 0 devices");
+        return fs_fail(why, whylen, "cudaGetDeviceCount found 0 devices");
 
     memset(d, 0, sizeof *d);
     struct cudaDeviceProp prop;
-    CUDA_CHECK(cudaSetDevice(d->index), fail(why, whylen, "cudaSetDevice failed"));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, d->index), fail(why, whylen, "cudaGetDeviceProperties failed"));
+    CUDA_CHECK(cudaSetDevice(d->index), fs_fail(why, whylen, "cudaSetDevice failed"));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, d->index), fs_fail(why, whylen, "cudaGetDeviceProperties failed"));
     snprintf(d->name, sizeof d->name, "%s", prop.name);
     CUDA_CHECK(cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof d->pci_bus_id, d->index),
-               fail(why, whylen, "cudaDeviceGetPCIBusId failed"));
+               fs_fail(why, whylen, "cudaDeviceGetPCIBusId failed"));
     d->cc = prop.major * 10 + prop.minor;
     d->sms = prop.multiProcessorCount;
     d->l2_bytes = (size_t)prop.l2CacheSize;
@@ -53,9 +44,9 @@ int fs_device_open(fs_device *d, char *why, size_t whylen)
     d->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
     d->max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
     CUDA_CHECK(cudaDeviceGetAttribute(&d->reserved_smem_per_block, cudaDevAttrReservedSharedMemoryPerBlock, d->index),
-               fail(why, whylen, "cudaDeviceGetAttribute failed"));
-    CUDA_CHECK(cudaDriverGetVersion(&d->driver_version), fail(why, whylen, "cudaDriverGetVersion failed"));
-    CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version), fail(why, whylen, "cudaRuntimeGetVersion failed"));
+               fs_fail(why, whylen, "cudaDeviceGetAttribute failed"));
+    CUDA_CHECK(cudaDriverGetVersion(&d->driver_version), fs_fail(why, whylen, "cudaDriverGetVersion failed"));
+    CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version), fs_fail(why, whylen, "cudaRuntimeGetVersion failed"));
     uint32_t v = 0;
     if (cuptiGetVersion(&v) == CUPTI_SUCCESS)
         d->cupti_version = v;
@@ -78,7 +69,7 @@ int fs_device_chip(const fs_device *d, char *chip, size_t len, char *why, size_t
     if (r != CUPTI_SUCCESS) {
         const char *msg = "unknown error";
         cuptiGetResultString(r, &msg);
-        return fail(why, whylen, "cuptiDeviceGetChipName: %s", msg);
+        return fs_fail(why, whylen, "cuptiDeviceGetChipName: %s", msg);
     }
     return 0;
 }
@@ -93,7 +84,7 @@ int fs_clocks_read(const fs_device *d, fs_clocks *c, char *why, size_t whylen)
     memset(c, 0, sizeof *c);
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
-        return fail(why, whylen, "NVML (libnvidia-ml.so.1) not found: clocks not recorded");
+        return fs_fail(why, whylen, "NVML (libnvidia-ml.so.1) not found: clocks not recorded");
     int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
     int (*shutdown)(void) = (int (*)(void))dlsym(lib, "nvmlShutdown");
     int (*by_bus)(const char *, nvml_device *) =
@@ -103,15 +94,15 @@ int fs_clocks_read(const fs_device *d, fs_clocks *c, char *why, size_t whylen)
     int rc = 0;
     nvml_device dev;
     if (!init || !shutdown || !by_bus || !clock || !version) {
-        rc = fail(why, whylen, "NVML lacks the functions we need: clocks not recorded");
+        rc = fs_fail(why, whylen, "NVML lacks the functions we need: clocks not recorded");
     } else if (init() != NVML_OK) {
-        rc = fail(why, whylen, "nvmlInit_v2 failed: clocks not recorded");
+        rc = fs_fail(why, whylen, "nvmlInit_v2 failed: clocks not recorded");
     } else {
         /* By PCI bus id, not index: CUDA_VISIBLE_DEVICES renumbers devices for
          * CUDA but not for NVML. */
         if (by_bus(d->pci_bus_id, &dev) != NVML_OK || clock(dev, NVML_CLOCK_SM, &c->sm_mhz) != NVML_OK ||
             clock(dev, NVML_CLOCK_MEM, &c->mem_mhz) != NVML_OK)
-            rc = fail(why, whylen, "NVML could not read the clocks of %s: clocks not recorded", d->pci_bus_id);
+            rc = fs_fail(why, whylen, "NVML could not read the clocks of %s: clocks not recorded", d->pci_bus_id);
         if (version(c->driver, sizeof c->driver) != NVML_OK)
             c->driver[0] = '\0';
         shutdown();
@@ -136,21 +127,21 @@ int fs_write_sass(const char *path, char *why, size_t whylen)
     if (e) {
         unlink(tmp);
         if (e == ENOENT)
-            return fail(why, whylen, "cuobjdump is not on PATH: no sass.txt (put the CUDA toolkit's bin on PATH "
+            return fs_fail(why, whylen, "cuobjdump is not on PATH: no sass.txt (put the CUDA toolkit's bin on PATH "
                         "for the machine code)");
-        return fail(why, whylen, "cannot run cuobjdump: %s", strerror(e));
+        return fs_fail(why, whylen, "cannot run cuobjdump: %s", strerror(e));
     }
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status)) {
         unlink(tmp);
-        return fail(why, whylen, "cuobjdump --dump-sass failed: no sass.txt");
+        return fs_fail(why, whylen, "cuobjdump --dump-sass failed: no sass.txt");
     }
     if (rename(tmp, path)) {
         int saved = errno;
         unlink(tmp);
-        return fail(why, whylen, "cannot write %s: %s", path, strerror(saved));
+        return fs_fail(why, whylen, "cannot write %s: %s", path, strerror(saved));
     }
     return 0;
 }

@@ -2,13 +2,13 @@
  * value is read and where it goes; the checks that follow need no GPU, so a
  * bad command line fails at once and creates nothing. */
 #include "options.h"
+#include "fail.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,15 +37,6 @@ int fs_command_find(const char *name)
 
 const char *fs_command_name(fs_command cmd) { return commands[cmd].name; }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 typedef struct spec spec;
 typedef int (*setter)(fs_options *o, const spec *s, const char *value, char *err, size_t errlen);
 struct spec {
@@ -65,11 +56,11 @@ static int parse_positive(const char *opt, const char *s, int *out, char *err, s
 {
     size_t n = strlen(s);
     if (!n || strspn(s, "0123456789") != n || strspn(s, "0") == n)
-        return fail(err, errlen, "%s must be a positive integer, not \"%s\"", opt, s);
+        return fs_fail(err, errlen, "%s must be a positive integer, not \"%s\"", opt, s);
     errno = 0;
     long long x = strtoll(s, NULL, 10);
     if (errno == ERANGE || x > INT_MAX)
-        return fail(err, errlen, "%s %s is too large (at most %d)", opt, s, INT_MAX);
+        return fs_fail(err, errlen, "%s %s is too large (at most %d)", opt, s, INT_MAX);
     *out = (int)x;
     return 0;
 }
@@ -78,28 +69,28 @@ static int set_sizes(fs_options *o, const spec *s, const char *value, char *err,
 {
     fs_ints *list = FIELD(o, s, fs_ints);
     if (o->cmd != FS_CMD_SWEEP && strchr(value, ','))
-        return fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
+        return fs_fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
                     s->name, commands[o->cmd].name, value);
     if (!*value)
-        return fail(err, errlen, "%s must be a positive integer, not \"\"", s->name);
+        return fs_fail(err, errlen, "%s must be a positive integer, not \"\"", s->name);
     list->n = 0;
     const char *item = value;
     for (;;) {
         size_t len = strcspn(item, ",");
         char buf[64];
         if (list->n == FS_LIST_MAX)
-            return fail(err, errlen, "%s lists more than %d values", s->name, FS_LIST_MAX);
+            return fs_fail(err, errlen, "%s lists more than %d values", s->name, FS_LIST_MAX);
         if (!len)
-            return fail(err, errlen, "%s \"%s\" has an empty item", s->name, value);
+            return fs_fail(err, errlen, "%s \"%s\" has an empty item", s->name, value);
         if (len >= sizeof buf)
-            return fail(err, errlen, "%s \"%.20s...\" is too long for a size", s->name, item);
+            return fs_fail(err, errlen, "%s \"%.20s...\" is too long for a size", s->name, item);
         snprintf(buf, sizeof buf, "%.*s", (int)len, item);
         int x;
         if (parse_positive(s->name, buf, &x, err, errlen))
             return -1;
         for (int i = 0; i < list->n; i++)
             if (list->v[i] == x)
-                return fail(err, errlen, "%s lists %d twice", s->name, x);
+                return fs_fail(err, errlen, "%s lists %d twice", s->name, x);
         list->v[list->n++] = x;
         if (!item[len])
             return 0;
@@ -119,7 +110,7 @@ static int set_reps(fs_options *o, const spec *s, const char *value, char *err, 
     if (parse_positive(s->name, value, reps, err, errlen))
         return -1;
     if (*reps > 2000)
-        return fail(err, errlen, "%s %s is more than the 2000 repetitions a variant may take", s->name, value);
+        return fs_fail(err, errlen, "%s %s is more than the 2000 repetitions a variant may take", s->name, value);
     return 0;
 }
 
@@ -127,11 +118,11 @@ static int set_seed(fs_options *o, const spec *s, const char *value, char *err, 
 {
     size_t n = strlen(value);
     if (!n || strspn(value, "0123456789") != n)
-        return fail(err, errlen, "%s must be a non-negative integer, not \"%s\"", s->name, value);
+        return fs_fail(err, errlen, "%s must be a non-negative integer, not \"%s\"", s->name, value);
     errno = 0;
     unsigned long long x = strtoull(value, NULL, 10);
     if (errno == ERANGE)
-        return fail(err, errlen, "%s %s is too large (at most %llu)", s->name, value, ULLONG_MAX);
+        return fs_fail(err, errlen, "%s %s is too large (at most %llu)", s->name, value, ULLONG_MAX);
     *FIELD(o, s, uint64_t) = x;
     return 0;
 }
@@ -142,7 +133,7 @@ static int set_seconds(fs_options *o, const spec *s, const char *value, char *er
     errno = 0;
     double x = strtod(value, &end);
     if (!*value || isspace((unsigned char)*value) || *end || errno == ERANGE || !isfinite(x) || x <= 0)
-        return fail(err, errlen, "%s must be a positive number of seconds, not \"%s\"", s->name, value);
+        return fs_fail(err, errlen, "%s must be a positive number of seconds, not \"%s\"", s->name, value);
     *FIELD(o, s, double) = x;
     return 0;
 }
@@ -150,7 +141,7 @@ static int set_seconds(fs_options *o, const spec *s, const char *value, char *er
 static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
-        return fail(err, errlen, "%s must be cold or hot, not \"%s\"", s->name, value);
+        return fs_fail(err, errlen, "%s must be cold or hot, not \"%s\"", s->name, value);
     o->hot = !strcmp(value, "hot");
     return 0;
 }
@@ -158,7 +149,7 @@ static int set_mode(fs_options *o, const spec *s, const char *value, char *err, 
 static int set_path(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (!*value)
-        return fail(err, errlen, "%s needs a non-empty path", s->name);
+        return fs_fail(err, errlen, "%s needs a non-empty path", s->name);
     *FIELD(o, s, const char *) = value;
     return 0;
 }
@@ -168,7 +159,7 @@ static int set_variants(fs_options *o, const spec *s, const char *value, char *e
     char *chosen = calloc((size_t)fs_variant_count + 1, 1), *copy = strdup(value);
     int rc = 0;
     if (!chosen || !copy) {
-        rc = fail(err, errlen, "out of memory");
+        rc = fs_fail(err, errlen, "out of memory");
         goto done;
     }
     for (char *item = copy, *next; item; item = next) {
@@ -210,7 +201,7 @@ static int add_metrics(fs_options *o, const char *opt, char *text, char *err, si
         line[strcspn(line, "#")] = '\0';
         for (char *tok = strtok(line, ", \t\r"); tok; tok = strtok(NULL, ", \t\r")) {
             if (strspn(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(tok))
-                return fail(err, errlen, "%s: \"%s\" is not a metric name (letters, digits, '_' and '.')", opt, tok);
+                return fs_fail(err, errlen, "%s: \"%s\" is not a metric name (letters, digits, '_' and '.')", opt, tok);
             int dup = 0;
             for (int i = 0; i < o->nmetrics; i++)
                 dup |= !strcmp(o->metrics[i], tok);
@@ -220,7 +211,7 @@ static int add_metrics(fs_options *o, const char *opt, char *text, char *err, si
             if (!grown || !(grown[o->nmetrics] = strdup(tok))) {
                 if (grown)
                     o->metrics = grown;
-                return fail(err, errlen, "out of memory");
+                return fs_fail(err, errlen, "out of memory");
             }
             o->metrics = grown;
             o->nmetrics++;
@@ -235,7 +226,7 @@ static int set_metrics(fs_options *o, const spec *s, const char *value, char *er
     if (value[0] == '@') {
         FILE *f = fopen(value + 1, "r");
         if (!f)
-            return fail(err, errlen, "%s: cannot open %s: %s", s->name, value + 1, strerror(errno));
+            return fs_fail(err, errlen, "%s: cannot open %s: %s", s->name, value + 1, strerror(errno));
         size_t cap = 4096, n = 0, got;
         text = malloc(cap + 1);
         while (text && (got = fread(text + n, 1, cap - n, f)) > 0)
@@ -245,16 +236,16 @@ static int set_metrics(fs_options *o, const spec *s, const char *value, char *er
         fclose(f);
         if (!text || bad) {
             free(text);
-            return fail(err, errlen, "%s: cannot read %s", s->name, value + 1);
+            return fs_fail(err, errlen, "%s: cannot read %s", s->name, value + 1);
         }
         text[n] = '\0';
     } else if (!(text = strdup(value))) {
-        return fail(err, errlen, "out of memory");
+        return fs_fail(err, errlen, "out of memory");
     }
     int before = o->nmetrics, rc = add_metrics(o, s->name, text, err, errlen);
     free(text);
     if (!rc && o->nmetrics == before)
-        rc = fail(err, errlen, "%s \"%s\" names no new metric", s->name, value);
+        rc = fs_fail(err, errlen, "%s \"%s\" names no new metric", s->name, value);
     return rc;
 }
 
@@ -317,27 +308,27 @@ static int check_out(const fs_options *o, char *err, size_t errlen)
     struct stat st;
     if (!stat(o->out, &st)) {
         if (!o->force)
-            return fail(err, errlen, "--out %s already exists; choose a new folder, or pass --force to write into it",
+            return fs_fail(err, errlen, "--out %s already exists; choose a new folder, or pass --force to write into it",
                         o->out);
         if (!S_ISDIR(st.st_mode))
-            return fail(err, errlen, "--out %s exists and is not a folder", o->out);
+            return fs_fail(err, errlen, "--out %s exists and is not a folder", o->out);
         if (access(o->out, W_OK | X_OK))
-            return fail(err, errlen, "--out %s is not writable", o->out);
+            return fs_fail(err, errlen, "--out %s is not writable", o->out);
         return 0;
     }
     if (errno != ENOENT && errno != ENOTDIR)
-        return fail(err, errlen, "--out %s: %s", o->out, strerror(errno));
+        return fs_fail(err, errlen, "--out %s: %s", o->out, strerror(errno));
     char *copy = strdup(o->out);
     if (!copy)
-        return fail(err, errlen, "out of memory");
+        return fs_fail(err, errlen, "out of memory");
     const char *parent = dirname(copy);
     int rc = 0;
     if (stat(parent, &st))
-        rc = fail(err, errlen, "--out %s: its parent folder %s does not exist", o->out, parent);
+        rc = fs_fail(err, errlen, "--out %s: its parent folder %s does not exist", o->out, parent);
     else if (!S_ISDIR(st.st_mode))
-        rc = fail(err, errlen, "--out %s: %s is not a folder", o->out, parent);
+        rc = fs_fail(err, errlen, "--out %s: %s is not a folder", o->out, parent);
     else if (access(parent, W_OK | X_OK))
-        rc = fail(err, errlen, "--out %s: its parent folder %s is not writable", o->out, parent);
+        rc = fs_fail(err, errlen, "--out %s: its parent folder %s is not writable", o->out, parent);
     free(copy);
     return rc;
 }
@@ -346,14 +337,14 @@ static int check_study(const fs_options *o, char *err, size_t errlen)
 {
     for (int i = 0; i < o->head_dim.n; i++)
         if (o->head_dim.v[i] != 64 && o->head_dim.v[i] != 128)
-            return fail(err, errlen, "--head-dim %d is not supported (supported: 64, 128)", o->head_dim.v[i]);
+            return fs_fail(err, errlen, "--head-dim %d is not supported (supported: 64, 128)", o->head_dim.v[i]);
     for (int i = 0; i < o->tile.n; i++)
         if (o->tile.v[i] != 32 && o->tile.v[i] != 64 && o->tile.v[i] != 128)
-            return fail(err, errlen, "--tile %d is not supported (supported: 32, 64, 128)", o->tile.v[i]);
+            return fs_fail(err, errlen, "--tile %d is not supported (supported: 32, 64, 128)", o->tile.v[i]);
     for (int i = 0; i < o->heads_q.n; i++)
         for (int j = 0; j < o->heads_kv.n; j++)
             if (o->heads_q.v[i] % o->heads_kv.v[j])
-                return fail(err, errlen, "--heads-q %d is not a multiple of --heads-kv %d "
+                return fs_fail(err, errlen, "--heads-q %d is not a multiple of --heads-kv %d "
                             "(query heads share key/value heads in equal groups)",
                             o->heads_q.v[i], o->heads_kv.v[j]);
     /* Every buffer size must be a size_t with room to spare: refuse shapes
@@ -363,11 +354,11 @@ static int check_study(const fs_options *o, char *err, size_t errlen)
             for (int n = 0; n < o->seq.n; n++) {
                 double bytes = 2.0 * o->batch.v[b] * o->heads_q.v[h] * o->seq.v[n] * 128;
                 if (bytes > 17592186044416.0)
-                    return fail(err, errlen, "--batch %d --heads-q %d --seq %d: the query tensor alone would "
+                    return fs_fail(err, errlen, "--batch %d --heads-q %d --seq %d: the query tensor alone would "
                                 "take %.3g TB", o->batch.v[b], o->heads_q.v[h], o->seq.v[n], bytes / 1e12);
             }
     if (o->nmetrics && o->no_profile)
-        return fail(err, errlen, "--metrics and --no-profile contradict each other: counters are collected only "
+        return fs_fail(err, errlen, "--metrics and --no-profile contradict each other: counters are collected only "
                     "when profiling");
     return o->out ? check_out(o, err, errlen) : 0;
 }
@@ -393,7 +384,7 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
     set_defaults(o, cmd);
     o->variants = malloc(((size_t)fs_variant_count + 1) * sizeof *o->variants);
     if (!o->variants)
-        return fail(err, errlen, "out of memory");
+        return fs_fail(err, errlen, "out of memory");
     for (int i = 0; i < fs_variant_count; i++)
         o->variants[i] = fs_variants[i];
     o->nvariants = fs_variant_count;
@@ -403,7 +394,7 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2)) {
             if (o->nargs == max_args)
-                return fail(err, errlen, "`%s` takes %s, not \"%s\" (usage: flashstudy %s)", commands[cmd].name,
+                return fs_fail(err, errlen, "`%s` takes %s, not \"%s\" (usage: flashstudy %s)", commands[cmd].name,
                             max_args ? "no more arguments" : "no arguments", arg, commands[cmd].synopsis);
             o->args[o->nargs++] = arg;
             continue;
@@ -412,7 +403,7 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         const char *eq = strchr(arg, '=');
         const spec *s = find_spec(arg, eq ? (size_t)(eq - arg) : strlen(arg));
         if (!s || !(s->commands & (1u << cmd)))
-            return fail(err, errlen, "unknown option %.*s for `%s` (see flashstudy --help)",
+            return fs_fail(err, errlen, "unknown option %.*s for `%s` (see flashstudy --help)",
                         (int)(eq ? eq - arg : (long)strlen(arg)), arg, commands[cmd].name);
         const char *value = NULL;
         if (s->metavar) {
@@ -421,17 +412,17 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
             else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
                 value = argv[++i];
             else
-                return fail(err, errlen, "%s needs a value (%s %s)", s->name, s->name, s->metavar);
+                return fs_fail(err, errlen, "%s needs a value (%s %s)", s->name, s->name, s->metavar);
         } else if (eq) {
-            return fail(err, errlen, "%s takes no value", s->name);
+            return fs_fail(err, errlen, "%s takes no value", s->name);
         }
         if (s->set(o, s, value, err, errlen))
             return -1;
     }
     if (cmd == FS_CMD_COMPARE && o->nargs != 2)
-        return fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
+        return fs_fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
     if (o->readme && o->out)
-        return fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
+        return fs_fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
     return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;
 }
 

@@ -3,11 +3,11 @@
  * silently but wrongly would corrupt a report: every malformed input is one
  * sentence in err naming the file and the line. */
 #include "table.h"
+#include "fail.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,15 +27,6 @@ static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(xrealloc(NULL, n), s, n);
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 void fs_table_init(fs_table *t, int ncols, const char *const *header)
@@ -142,7 +133,7 @@ static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err
             r->s++;
             for (;;) {
                 if (r->s == r->end)
-                    return fail(err, errlen, "%s: the quoted cell opened on line %d is not closed "
+                    return fs_fail(err, errlen, "%s: the quoted cell opened on line %d is not closed "
                                 "(is the file truncated?)", path, first);
                 char ch = *r->s++;
                 if (ch == '"') {
@@ -153,20 +144,20 @@ static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err
                 } else if (ch == '\n') {
                     r->line++;
                 } else if (ch == '\0') {
-                    return fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
+                    return fs_fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
                 }
                 put(r, ch);
             }
             if (!at_eol(r) && *r->s != ',')
-                return fail(err, errlen, "%s line %d: text after the closing quote of a cell "
+                return fs_fail(err, errlen, "%s line %d: text after the closing quote of a cell "
                             "(a quote inside a cell must be doubled)", path, r->line);
         } else {
             while (!at_eol(r) && *r->s != ',') {
                 if (*r->s == '"')
-                    return fail(err, errlen, "%s line %d: a quote inside an unquoted cell "
+                    return fs_fail(err, errlen, "%s line %d: a quote inside an unquoted cell "
                                 "(quote the whole cell and double the quote)", path, r->line);
                 if (*r->s == '\0')
-                    return fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
+                    return fs_fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
                 put(r, *r->s++);
             }
         }
@@ -205,7 +196,7 @@ static char *slurp(const char *path, size_t *size, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        fs_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     char *data = NULL;
@@ -222,7 +213,7 @@ static char *slurp(const char *path, size_t *size, char *err, size_t errlen)
     fclose(f);
     if (bad) {
         free(data);
-        fail(err, errlen, "cannot read %s", path);
+        fs_fail(err, errlen, "cannot read %s", path);
         return NULL;
     }
     data[n] = '\0';
@@ -240,7 +231,7 @@ static int check_schema(csv *r, const char *path, char *err, size_t errlen)
     if (len > 0 && r->s[len - 1] == '\r')
         len--;
     if (len < plen || memcmp(r->s, prefix, plen))
-        return fail(err, errlen, "%s does not open with a schema line (\"%s\"): it is not "
+        return fs_fail(err, errlen, "%s does not open with a schema line (\"%s\"): it is not "
                     "a flashstudy results file", path, FS_SCHEMA_LINE);
     /* The version: digits only, up to the end of the line. */
     long version = 0;
@@ -248,10 +239,10 @@ static int check_schema(csv *r, const char *path, char *err, size_t errlen)
     for (; i < len && isdigit((unsigned char)r->s[i]) && version < 1000000; i++)
         version = 10 * version + (r->s[i] - '0');
     if (i == plen || i != len || version < 1)
-        return fail(err, errlen, "%s line 1: \"%.*s\" is not a valid schema line (expected \"%s\")",
+        return fs_fail(err, errlen, "%s line 1: \"%.*s\" is not a valid schema line (expected \"%s\")",
                     path, (int)(len < 80 ? len : 80), r->s, FS_SCHEMA_LINE);
     if (version > FS_SCHEMA_VERSION)
-        return fail(err, errlen, "%s uses results schema %ld, newer than schema %d that this "
+        return fs_fail(err, errlen, "%s uses results schema %ld, newer than schema %d that this "
                     "build reads; use a newer flashstudy", path, version, FS_SCHEMA_VERSION);
     r->s = eol;
     skip_eol(r);
@@ -261,7 +252,7 @@ static int check_schema(csv *r, const char *path, char *err, size_t errlen)
 static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, size_t errlen)
 {
     if (r->s == r->end)
-        return fail(err, errlen, "%s is empty", path);
+        return fs_fail(err, errlen, "%s is empty", path);
     if (schema && check_schema(r, path, err, errlen))
         return -1;
     /* Comments and blank lines before the header. */
@@ -271,7 +262,7 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
         skip_eol(r);
     }
     if (r->s == r->end)
-        return fail(err, errlen, "%s has no header line", path);
+        return fs_fail(err, errlen, "%s has no header line", path);
 
     char **cells;
     int n, header_line = r->line;
@@ -280,11 +271,11 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
     for (int c = 0; c < n; c++) {
         if (!*cells[c]) {
             free_cells(cells, n);
-            return fail(err, errlen, "%s line %d: header column %d has no name", path, header_line, c + 1);
+            return fs_fail(err, errlen, "%s line %d: header column %d has no name", path, header_line, c + 1);
         }
         for (int d = 0; d < c; d++)
             if (!strcmp(cells[c], cells[d])) {
-                int rc = fail(err, errlen, "%s line %d: the header names column \"%.60s\" twice "
+                int rc = fs_fail(err, errlen, "%s line %d: the header names column \"%.60s\" twice "
                               "(columns %d and %d)", path, header_line, cells[c], d + 1, c + 1);
                 free_cells(cells, n);
                 return rc;
@@ -303,7 +294,7 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
             return -1;
         if (n != t->ncols) {
             free_cells(cells, n);
-            return fail(err, errlen, "%s line %d: %d cell%s, but the header has %d columns",
+            return fs_fail(err, errlen, "%s line %d: %d cell%s, but the header has %d columns",
                         path, line, n, n == 1 ? "" : "s", t->ncols);
         }
         fs_table_add(t, (const char *const *)cells);
@@ -364,7 +355,7 @@ int fs_table_write(const char *path, int schema, const fs_table *t, char *err, s
     snprintf(tmp, n, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
     }
@@ -382,7 +373,7 @@ int fs_table_write(const char *path, int schema, const fs_table *t, char *err, s
     if (bad || rename(tmp, path)) {
         if (!bad)
             saved = errno;
-        fail(err, errlen, "cannot write %s: %s", bad ? tmp : path, strerror(saved));
+        fs_fail(err, errlen, "cannot write %s: %s", bad ? tmp : path, strerror(saved));
         unlink(tmp);
         free(tmp);
         return -1;

@@ -3,28 +3,19 @@
 #include "validate.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "fail.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* CUDA_CHECK has printed the call; the runtime still holds its error. */
 static int cuda_fail(char *why, size_t whylen, const char *doing)
 {
     cudaError_t e = cudaGetLastError();
-    return fail(why, whylen, "CUDA failed while %s: %s (%s)", doing, cudaGetErrorName(e),
+    return fs_fail(why, whylen, "CUDA failed while %s: %s (%s)", doing, cudaGetErrorName(e),
                 cudaGetErrorString(e));
 }
 
@@ -67,7 +58,7 @@ static int fits(size_t bytes, size_t *free_b, char *why, size_t whylen)
     size_t total_b;
     CUDA_CHECK(cudaMemGetInfo(free_b, &total_b), cuda_fail(why, whylen, "reading free memory"));
     if (bytes > *free_b)
-        return fail(why, whylen, "needs %.2f GiB of device memory, %.2f GiB free", bytes / GIB, *free_b / GIB);
+        return fs_fail(why, whylen, "needs %.2f GiB of device memory, %.2f GiB free", bytes / GIB, *free_b / GIB);
     return 0;
 }
 
@@ -86,7 +77,7 @@ int fs_problem_alloc(fs_problem *p, size_t workspace_bytes, size_t *taken, char 
             for (int j = 0; j < i; j++)
                 cudaFree(ptr[j]);
             cudaGetLastError();   /* the failed allocation is reported here, not later */
-            return fail(why, whylen, "cudaMalloc of %.2f GiB failed: %s (%s)", bytes[i] / GIB,
+            return fs_fail(why, whylen, "cudaMalloc of %.2f GiB failed: %s (%s)", bytes[i] / GIB,
                         cudaGetErrorName(e), cudaGetErrorString(e));
         }
     }
@@ -156,7 +147,7 @@ static int reference_gpu(fs_inputs *in, const fs_problem *p, char *why, size_t w
     if (e != cudaSuccess) {
         cudaFree(dev);
         cudaGetLastError();
-        return fail(why, whylen, "the GPU reference kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        return fs_fail(why, whylen, "the GPU reference kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
     }
     float *host = xmalloc(n * sizeof *host);
     int rc = download(host, dev, n * sizeof *dev);
@@ -204,10 +195,10 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
     if (e == cudaSuccess)
         e = cudaGetLastError();
     if (e != cudaSuccess)
-        return fail(why, whylen, "the launch failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        return fs_fail(why, whylen, "the launch failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
     e = cudaStreamSynchronize(p->stream);
     if (e != cudaSuccess)
-        return fail(why, whylen, "the kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        return fs_fail(why, whylen, "the kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
     uint16_t *out = xmalloc(o_elems(p) * sizeof *out);
     if (download(out, p->o, o_elems(p) * 2)) {
         free(out);

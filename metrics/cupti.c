@@ -5,8 +5,8 @@
  * CUPTI sums their counters. libcuda is not linked: the binary must start on
  * machines without a driver, so the context comes through the runtime. */
 #include "metrics.h"
+#include "fail.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,15 +30,6 @@ struct fs_profiler {
     CUpti_Profiler_Host_Object *host;
     CUpti_RangeProfiler_Object *range;
 };
-
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* What a CUPTI error means for the person running the study, and the fix. */
 static const char *cupti_hint(CUptiResult r)
@@ -82,8 +73,8 @@ static int cupti_fail(CUptiResult r, const char *call, const char *file, int lin
     const char *name = "unknown CUPTI error", *hint = cupti_hint(r);
     cuptiGetResultString(r, &name);
     if (hint)
-        return fail(why, len, "no hardware counters: %s (%s failed at %s:%d: %s)", hint, call, file, line, name);
-    return fail(why, len, "%s failed at %s:%d: %s", call, file, line, name);
+        return fs_fail(why, len, "no hardware counters: %s (%s failed at %s:%d: %s)", hint, call, file, line, name);
+    return fs_fail(why, len, "%s failed at %s:%d: %s", call, file, line, name);
 }
 
 /* Returns -1 from the calling function with a sentence in why that names the
@@ -101,16 +92,16 @@ static int current_context(CUcontext *ctx, char *why, size_t len)
 {
     cudaError_t e = cudaFree(0);
     if (e != cudaSuccess)
-        return fail(why, len, "no usable CUDA device: cudaFree(0) failed: %s", cudaGetErrorString(e));
+        return fs_fail(why, len, "no usable CUDA device: cudaFree(0) failed: %s", cudaGetErrorString(e));
     CUresult (*get_current)(CUcontext *) = NULL;
     enum cudaDriverEntryPointQueryResult found;
     e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get_current, 12000, cudaEnableDefault, &found);
     if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !get_current)
-        return fail(why, len, "cudaGetDriverEntryPointByVersion(\"cuCtxGetCurrent\") failed: %s",
+        return fs_fail(why, len, "cudaGetDriverEntryPointByVersion(\"cuCtxGetCurrent\") failed: %s",
                     cudaGetErrorString(e));
     CUresult r = get_current(ctx);
     if (r != CUDA_SUCCESS || !*ctx)
-        return fail(why, len, "cuCtxGetCurrent failed (CUresult %d)", (int)r);
+        return fs_fail(why, len, "cuCtxGetCurrent failed (CUresult %d)", (int)r);
     return 0;
 }
 
@@ -202,7 +193,7 @@ static int unknown_metric(CUpti_Profiler_Host_Object *host, const char *chip, co
     } else {
         all = malloc((total ? total : 1) * sizeof *all);
         if (!all)
-            return fail(why, len, "out of memory listing the metrics of %s", chip);
+            return fs_fail(why, len, "out of memory listing the metrics of %s", chip);
         for (int t = 0, at = 0; t < CUPTI_METRIC_TYPE__COUNT; at += (int)nbases[t], t++)
             memcpy(all + at, bases[t], nbases[t] * sizeof *all);
         found = fs_metric_nearest(base, all, (int)total, best, NEAREST);
@@ -214,7 +205,7 @@ static int unknown_metric(CUpti_Profiler_Host_Object *host, const char *chip, co
         }
         free(all);
     }
-    return fail(why, len, "unknown metric \"%s\" for %s; nearest valid names: %s", name, chip, found ? list : "none");
+    return fs_fail(why, len, "unknown metric \"%s\" for %s; nearest valid names: %s", name, chip, found ? list : "none");
 }
 
 static int check_names(CUpti_Profiler_Host_Object *host, const char *chip, const char *const *names, int count,
@@ -242,13 +233,13 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
 {
     for (int i = 0; i < p->count; i++)
         if (!(p->names[i] = strdup(metrics[i])))
-            return fail(why, len, "out of memory copying metric names");
+            return fs_fail(why, len, "out of memory copying metric names");
     if (current_context(&p->ctx, why, len) != 0)
         return -1;
     int device;
     cudaError_t e = cudaGetDevice(&device);
     if (e != cudaSuccess)
-        return fail(why, len, "cudaGetDevice failed: %s", cudaGetErrorString(e));
+        return fs_fail(why, len, "cudaGetDevice failed: %s", cudaGetErrorString(e));
 
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     CUPTI_CHECK(cuptiProfilerInitialize(&init), why, len);
@@ -264,7 +255,7 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
         .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = p->ctx};
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
     if (!(p->availability = malloc(avail.counterAvailabilityImageSize)))
-        return fail(why, len, "out of memory for the counter availability image");
+        return fs_fail(why, len, "out of memory for the counter availability image");
     avail.pCounterAvailabilityImage = p->availability;
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
 
@@ -281,7 +272,7 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
     CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size), why, len);
     p->config_size = size.configImageSize;
     if (!(p->config = malloc(p->config_size)))
-        return fail(why, len, "out of memory for the CUPTI configuration image");
+        return fs_fail(why, len, "out of memory for the CUPTI configuration image");
     CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
                                                        .pHostObject = p->host,
                                                        .configImageSize = p->config_size,
@@ -307,7 +298,7 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
     p->counter_data_size = data.counterDataSize;
     if (!(p->counter_data = malloc(p->counter_data_size)))
-        return fail(why, len, "out of memory for the CUPTI counter data image");
+        return fs_fail(why, len, "out of memory for the CUPTI counter data image");
     return 0;
 }
 
@@ -315,18 +306,18 @@ fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, 
 {
     const char *forced = getenv("FLASHSTUDY_PROFILER_FAIL");
     if (forced) {
-        fail(why, whylen, "%s", *forced ? forced : "FLASHSTUDY_PROFILER_FAIL is set");
+        fs_fail(why, whylen, "%s", *forced ? forced : "FLASHSTUDY_PROFILER_FAIL is set");
         return NULL;
     }
     if (count < 1) {
-        fail(why, whylen, "no metrics to profile");
+        fs_fail(why, whylen, "no metrics to profile");
         return NULL;
     }
     fs_profiler *p = calloc(1, sizeof *p);
     if (p && (p->names = calloc((size_t)count, sizeof *p->names)))
         p->count = count;
     if (!p || !p->names) {
-        fail(why, whylen, "out of memory opening the profiler");
+        fs_fail(why, whylen, "out of memory opening the profiler");
         fs_profiler_close(p);
         return NULL;
     }
@@ -350,7 +341,7 @@ static int ranged_run(fs_profiler *p, int (*run)(void *), void *ctx, int pass, c
     CUpti_RangeProfiler_PopRange_Params pop = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
                                                .pRangeProfilerObject = p->range};
     CUPTI_CHECK(cuptiRangeProfilerPopRange(&pop), why, len);
-    return rc == 0 ? 0 : fail(why, len, "the profiled call failed in replay pass %d", pass + 1);
+    return rc == 0 ? 0 : fs_fail(why, len, "the profiled call failed in replay pass %d", pass + 1);
 }
 
 /* One replay pass. Stop runs whatever happened after Start, so that a failed
@@ -400,7 +391,7 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
     for (int pass = 0; !submitted; pass++) {
         /* CUPTI said how many passes it needs; more means something is off. */
         if (pass > 2 * p->passes)
-            return fail(why, whylen, "CUPTI still wants passes after %d (it announced %d)", pass, p->passes);
+            return fs_fail(why, whylen, "CUPTI still wants passes after %d (it announced %d)", pass, p->passes);
         if (prepare)
             prepare(ctx);
         if (one_pass(p, run, ctx, pass, &submitted, why, whylen) != 0)
@@ -408,20 +399,20 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
     }
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess)
-        return fail(why, whylen, "a profiled kernel failed: %s", cudaGetErrorString(e));
+        return fs_fail(why, whylen, "a profiled kernel failed: %s", cudaGetErrorString(e));
 
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
                                                     .pRangeProfilerObject = p->range};
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode), why, whylen);
     if (decode.numOfRangeDropped)
-        return fail(why, whylen, "CUPTI dropped %zu range(s) while decoding", decode.numOfRangeDropped);
+        return fs_fail(why, whylen, "CUPTI dropped %zu range(s) while decoding", decode.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE,
         .pCounterDataImage = p->counter_data,
         .counterDataImageSize = p->counter_data_size};
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), why, whylen);
     if (info.numTotalRanges != 1)
-        return fail(why, whylen, "CUPTI recorded %zu ranges for one profiled call, not 1 (did it launch a kernel?)",
+        return fs_fail(why, whylen, "CUPTI recorded %zu ranges for one profiled call, not 1 (did it launch a kernel?)",
                     info.numTotalRanges);
     CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {
         .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,

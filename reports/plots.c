@@ -11,17 +11,9 @@
 #include <string.h>
 #include "model.h"
 #include "rundata.h"
+#include "fail.h"
 
 #define MAX_ROWS 4096
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* What a chart's writer hands back: its gnuplot variables, or why it has
  * nothing to draw. */
@@ -425,7 +417,7 @@ static int copy_template(const char *name, const char *dir, char *err, size_t er
     snprintf(dst, sizeof dst, "%s/%s", dir, name);
     FILE *in = fopen(src, "r");
     if (!in)
-        return fail(err, errlen, "cannot open the chart template %s (run flashstudy from the repository root)", src);
+        return fs_fail(err, errlen, "cannot open the chart template %s (run flashstudy from the repository root)", src);
     FILE *out = fsr_create(dst, err, errlen);
     if (!out) {
         fclose(in);
@@ -502,7 +494,7 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     char cmd[1300];
     snprintf(cmd, sizeof cmd, "sh '%s/render.sh'", dir);
     if (system(cmd)) {
-        rc = fail(err, errlen, "gnuplot failed on a chart of %s (its message is above); the scripts are "
+        rc = fs_fail(err, errlen, "gnuplot failed on a chart of %s (its message is above); the scripts are "
                   "in %s/render.sh", r.id, dir);
         goto out;
     }

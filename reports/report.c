@@ -13,18 +13,10 @@
 #include "model.h"
 #include "results.h"
 #include "rundata.h"
+#include "fail.h"
 
 #define MAX_ROWS 4096
 #define MAX_MIX 100
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- markdown tables: "| a | b |" rows, a rule after the heading ---- */
 
@@ -84,11 +76,11 @@ static void cell_change(FILE *f, double pct)
 static int load_side_table(const char *path, const char *const *cols, fs_table *t, char *err, size_t errlen)
 {
     if (fs_table_read(path, 0, t, err, errlen))
-        return fail(err + strlen(err), errlen - strlen(err), " (run flashstudy from the repository root)");
+        return fs_fail(err + strlen(err), errlen - strlen(err), " (run flashstudy from the repository root)");
     for (; *cols; cols++)
         if (fs_table_col(t, *cols) < 0) {
             fs_table_free(t);
-            return fail(err, errlen, "%s lacks the column \"%s\"", path, *cols);
+            return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, *cols);
         }
     return 0;
 }
@@ -787,7 +779,7 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
         return -1;
     if (!fsr_is_seed_config(&r.cfgs[r.primary])) {
         fsr_free(&r);
-        return fail(err, errlen, "run %s has no row at document 000's configuration (B=2 N=1024 Hq=16 Hkv=8 "
+        return fs_fail(err, errlen, "run %s has no row at document 000's configuration (B=2 N=1024 Hq=16 Hkv=8 "
                     "D=128 causal tile 32): no step table for the README", run_dir);
     }
     if (load_seed(&seed, err, errlen)) {

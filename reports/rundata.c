@@ -4,13 +4,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "metrics.h"
 #include "results.h"
+#include "fail.h"
 
 const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_TIME] = {"time", "time (µs)", 1, 1e6, {"time_median_s"}},
@@ -35,15 +35,6 @@ const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}},
     [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MiB)", 1, 1.0 / 1048576, {"peak_mem_bytes"}},
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* ---- loading ---- */
 
@@ -105,7 +96,7 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     while (n > 1 && dir[n - 1] == '/')
         n--;
     if (n >= sizeof r->dir)
-        return fail(err, errlen, "run folder name too long: %s", dir);
+        return fs_fail(err, errlen, "run folder name too long: %s", dir);
     memcpy(r->dir, dir, n);
     const char *base = strrchr(r->dir, '/');
     snprintf(r->id, sizeof r->id, "%.255s", base ? base + 1 : r->dir);
@@ -113,24 +104,24 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     char path[1200];
     struct stat st;
     if (stat(r->dir, &st) || !S_ISDIR(st.st_mode))
-        return fail(err, errlen, "%s is not a run folder (no such directory)", r->dir);
+        return fs_fail(err, errlen, "%s is not a run folder (no such directory)", r->dir);
     snprintf(path, sizeof path, "%s/results.csv", r->dir);
     if (fs_table_read(path, 1, &r->res, err, errlen))
         return -1;
     for (int c = 0; c < FS_COL_COUNT; c++)
         if (fs_table_col(&r->res, fs_result_columns[c].name) < 0) {
             fs_table_free(&r->res);
-            return fail(err, errlen, "%s lacks the column \"%s\" (%s); it was not written by "
+            return fs_fail(err, errlen, "%s lacks the column \"%s\" (%s); it was not written by "
                         "this version of flashstudy", path, fs_result_columns[c].name,
                         fs_result_columns[c].description);
         }
     if (fs_table_col(&r->res, "metrics_note") < 0) {
         fs_table_free(&r->res);
-        return fail(err, errlen, "%s lacks the column \"metrics_note\"", path);
+        return fs_fail(err, errlen, "%s lacks the column \"metrics_note\"", path);
     }
     if (r->res.nrows == 0) {
         fs_table_free(&r->res);
-        return fail(err, errlen, "%s has a header but no rows: the run measured nothing", path);
+        return fs_fail(err, errlen, "%s has a header but no rows: the run measured nothing", path);
     }
     snprintf(path, sizeof path, "%s/device.csv", r->dir);
     if (fs_table_read(path, 0, &r->dev, err, errlen)) {
@@ -139,14 +130,14 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     }
     if (fs_table_col(&r->dev, "key") < 0 || fs_table_col(&r->dev, "value") < 0) {
         fsr_free(r);
-        return fail(err, errlen, "%s must have the columns key,value", path);
+        return fs_fail(err, errlen, "%s must have the columns key,value", path);
     }
 
     r->cfg_of_row = malloc(sizeof *r->cfg_of_row * r->res.nrows);
     r->cfgs = malloc(sizeof *r->cfgs * r->res.nrows);
     if (!r->cfg_of_row || !r->cfgs) {
         fsr_free(r);
-        return fail(err, errlen, "out of memory");
+        return fs_fail(err, errlen, "out of memory");
     }
     r->primary = -1;
     for (int i = 0; i < r->res.nrows; i++) {
@@ -155,7 +146,7 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         if (c.batch <= 0 || c.seq <= 0 || c.heads_q <= 0 || c.heads_kv <= 0 || c.head_dim <= 0 ||
             c.tile <= 0 || c.causal < 0 || isnan(fs_table_num(&r->res, i, "variant"))) {
             fsr_free(r);
-            return fail(err, errlen, "%s/results.csv row %d: variant, batch, seq, heads_q, "
+            return fs_fail(err, errlen, "%s/results.csv row %d: variant, batch, seq, heads_q, "
                         "heads_kv, head_dim, causal and tile must be numbers", r->dir, i + 1);
         }
         int k = 0;
@@ -429,7 +420,7 @@ FILE *fsr_create(const char *path, char *err, size_t errlen)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)
-        fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
     return f;
 }
 
@@ -440,12 +431,12 @@ int fsr_commit(FILE *f, const char *path, char *err, size_t errlen)
     int bad = ferror(f);
     if (fclose(f) || bad) {
         unlink(tmp);
-        return fail(err, errlen, "cannot write %s", tmp);
+        return fs_fail(err, errlen, "cannot write %s", tmp);
     }
     if (rename(tmp, path)) {
         int e = errno;
         unlink(tmp);
-        return fail(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+        return fs_fail(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(e));
     }
     return 0;
 }
@@ -459,7 +450,7 @@ int fsr_mkdirs(const char *path, char *err, size_t errlen)
             char c = *s;
             *s = '\0';
             if (mkdir(p, 0777) && errno != EEXIST)
-                return fail(err, errlen, "cannot create the folder %s: %s", p, strerror(errno));
+                return fs_fail(err, errlen, "cannot create the folder %s: %s", p, strerror(errno));
             *s = c;
             if (!c)
                 return 0;
