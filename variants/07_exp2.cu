@@ -24,25 +24,23 @@
 #include <math.h>
 #include "common.cuh"
 
-/* Buffers in the K/V ring, and the named-barrier ids of its FULL and EMPTY
- * signals (0 is __syncthreads). */
+/* Buffers in the K/V ring. */
 #define STAGES 2
-#define FULL 1
-#define EMPTY (FULL + STAGES)
 
-/* One key block kb from ring buffer kb % STAGES: wait until the producer has
- * filled it, S = Q K^T, online softmax, O += P V, then hand the buffer back
+/* One key block kb from ring buffer s = kb % STAGES: wait until the
+ * producer's copies into it have landed (phase kb / STAGES of loaded[s]),
+ * S = Q K^T, online softmax, O += P V, then hand the buffer back (consumed[s])
  * unless no later block will reuse it (block kb + STAGES < nblocks). MASKED
  * decides at compile time whether the causal and end-of-sequence mask exists. */
 template <int TILE, int D, bool MASKED>
 __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ, const half *sKV,
-                                             int kb, int nblocks, int row, float m[2], float l[2],
-                                             float acc[D / 8][4])
+                                             uint64_t *loaded, uint64_t *consumed, int kb, int nblocks, int row,
+                                             float m[2], float l[2], float acc[D / 8][4])
 {
-    const int lane = threadIdx.x % 32, k0 = kb * TILE, threads = TILE * 2 + 32;
+    const int lane = threadIdx.x % 32, k0 = kb * TILE;
     const float scale_log2 = p.scale * (float)M_LOG2E; /* m and s are now in base 2 */
     const half *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
-    fs_bar_sync(FULL + kb % STAGES, threads);
+    fs_mbar_wait(&loaded[kb % STAGES], kb / STAGES % 2);
 
     float s[TILE / 8][4];
     fs_warp_qk<TILE, D>(s, sQ, sK);
@@ -86,7 +84,7 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
 
     fs_warp_pv<TILE, D>(acc, s, sV);
     if (kb + STAGES < nblocks)
-        fs_bar_arrive(EMPTY + kb % STAGES, threads);
+        fs_mbar_arrive(&consumed[kb % STAGES]);
 }
 
 template <int TILE, int D>
@@ -94,7 +92,16 @@ __global__ void __launch_bounds__(TILE * 2 + 32) fs07_attention(fs_problem p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     half *sQ = (half *)smem, *sKV = sQ + TILE * FS_LD(D); /* then STAGES x (K, V) */
+    /* loaded[s]: the producer's 32 lanes, once their copies into buffer s have
+     * landed; consumed[s]: every consumer thread, after its last read of it. */
+    __shared__ uint64_t loaded[STAGES], consumed[STAGES];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (threadIdx.x == 0)
+        for (int s = 0; s < STAGES; s++) {
+            fs_mbar_init(&loaded[s], 32);
+            fs_mbar_init(&consumed[s], TILE * 2);
+        }
+    __syncthreads();
 
     const int bh = blockIdx.y, q0 = blockIdx.x * TILE;
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
@@ -110,15 +117,14 @@ __global__ void __launch_bounds__(TILE * 2 + 32) fs07_attention(fs_problem p)
             half *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
             const int k0 = kb * TILE;
             if (kb >= STAGES)
-                fs_bar_sync(EMPTY + kb % STAGES, TILE * 2 + 32);
+                fs_mbar_wait(&consumed[kb % STAGES], (kb / STAGES - 1) % 2);
             if (kb == 0)
                 fs_load_tile_async<TILE, D>(sQ, q, p.q_stride[2], p.seq - q0, p.head_dim, lane, 32);
             fs_load_tile_async<TILE, D>(sK, k + k0 * p.k_stride[2], p.k_stride[2], p.seq - k0, p.head_dim, lane, 32);
             fs_load_tile_async<TILE, D>(sV, v + k0 * p.v_stride[2], p.v_stride[2], p.seq - k0, p.head_dim, lane, 32);
-            fs_cp_async_wait_all();
-            __threadfence_block(); /* the copies are visible before the signal */
-            fs_bar_arrive(FULL + kb % STAGES, TILE * 2 + 32);
+            fs_cp_async_arrive(&loaded[kb % STAGES]);
         }
+        fs_cp_async_wait_all(); /* no copy outlives the warp that issued it */
         return;
     }
 
@@ -132,9 +138,9 @@ __global__ void __launch_bounds__(TILE * 2 + 32) fs07_attention(fs_problem p)
     const int full = min(p.causal ? q0 : p.seq, p.seq / TILE * TILE) / TILE;
     const half *sQw = sQ + warp * 16 * FS_LD(D);
     for (int kb = 0; kb < full; kb++)
-        attend_block<TILE, D, false>(p, sQw, sKV, kb, nblocks, row, m, l, acc);
+        attend_block<TILE, D, false>(p, sQw, sKV, loaded, consumed, kb, nblocks, row, m, l, acc);
     for (int kb = full; kb < nblocks; kb++)
-        attend_block<TILE, D, true>(p, sQw, sKV, kb, nblocks, row, m, l, acc);
+        attend_block<TILE, D, true>(p, sQw, sKV, loaded, consumed, kb, nblocks, row, m, l, acc);
 
 #pragma unroll
     for (int r = 0; r < 2; r++) {

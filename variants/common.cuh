@@ -133,7 +133,8 @@ __device__ __forceinline__ void fs_load_tile(half *dst, const half *src, long lo
 
 /* The same copy with cp.async by `nthreads` threads (tid = 0..nthreads-1):
  * the copy runs in the background and the issuing threads go on; they wait
- * with fs_cp_async_wait_all(). A source size of 0 fills the 16 bytes with
+ * with fs_cp_async_wait_all() or signal an mbarrier when they land
+ * (fs_cp_async_arrive). A source size of 0 fills the 16 bytes with
  * zeros, which pads rows past the end as fs_load_tile does. */
 template <int ROWS, int D>
 __device__ __forceinline__ void fs_load_tile_async(half *dst, const half *src, long long ld, int rows,
@@ -147,21 +148,48 @@ __device__ __forceinline__ void fs_load_tile_async(half *dst, const half *src, l
     }
 }
 
+/* mbarriers (sm_80): a 64-bit counter in shared memory whose phase completes
+ * when `count` arrivals (fs_mbar_init) have come in, and then starts over.
+ * Waiters name the phase they wait for by its parity: phase i of a barrier
+ * that is reused every STAGES blocks is the one of block i * STAGES + s. */
+__device__ __forceinline__ void fs_mbar_init(uint64_t *bar, int count)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(fs_smem_addr(bar)), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void fs_mbar_arrive(uint64_t *bar)
+{
+    asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared.b64 state, [%0];\n}\n" ::"r"(fs_smem_addr(bar))
+                 : "memory");
+}
+
+/* One arrival on bar once every cp.async this thread has issued so far has
+ * landed, without the thread waiting for them. .noinc: the arrival is one of
+ * the `count` of fs_mbar_init, not an extra one. */
+__device__ __forceinline__ void fs_cp_async_arrive(uint64_t *bar)
+{
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(fs_smem_addr(bar)) : "memory");
+}
+
+/* Waits until the phase of the given parity has completed. sm_90 has
+ * try_wait, which may park the warp until the phase completes; sm_80 polls. */
+__device__ __forceinline__ void fs_mbar_wait(uint64_t *bar, int parity)
+{
+    uint32_t done;
+    do {
+#if __CUDA_ARCH__ >= 900
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(fs_smem_addr(bar)), "r"(parity) : "memory");
+#else
+        asm volatile("{\n.reg .pred p;\nmbarrier.test_wait.parity.shared.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(fs_smem_addr(bar)), "r"(parity) : "memory");
+#endif
+    } while (!done);
+}
+
 __device__ __forceinline__ void fs_cp_async_wait_all(void)
 {
-    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
-}
-
-/* Named barriers (ids 1..15; 0 is __syncthreads): `count` threads take part,
- * some arriving without waiting (a producer), the others waiting. */
-__device__ __forceinline__ void fs_bar_sync(int id, int count)
-{
-    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void fs_bar_arrive(int id, int count)
-{
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
 
 /* Row max and row sum across the 4 lanes (t = 0..3) that share a row. */
