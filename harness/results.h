@@ -39,8 +39,10 @@
     X(FLOP_EXECUTED, "flop_executed", "matrix FLOPs the variant issues, masked tiles included")\
     X(FLOP_PER_S, "flop_per_s", "useful FLOPs over the median time")                          \
     X(ROOFLINE_PCT, "roofline_pct", "roofline floor time over the median time")              \
-    X(DRAM_BW, "dram_bytes_per_s", "DRAM bytes read and written over the profiled kernel time") \
-    X(DRAM_BW_PCT, "dram_bw_pct", "dram_bytes_per_s over the measured copy bandwidth")
+    X(DRAM_BW, "dram_bytes_per_s", "DRAM bytes read and written by the profiled call over time_median_s") \
+    X(DRAM_BW_PCT, "dram_bw_pct", "dram_bytes_per_s over the measured copy bandwidth")               \
+    X(PROFILE_PASSES, "profile_passes", "replay passes the profiler needed for the metric set")        \
+    X(PROFILE_S, "profile_s", "wall seconds spent collecting the counters (flushes and replays included)")
 
 #define FS_COL_ENUM(id, name, desc) FS_COL_##id,
 enum { FS_RESULT_COLUMNS(FS_COL_ENUM) FS_COL_COUNT };

@@ -46,7 +46,7 @@ typedef struct {
     double copy_bps, mma_fps;
     fs_metric *metrics;            /* the default table, then --metrics */
     int nmetrics;
-    int m_read, m_write, m_time;   /* indices of the DRAM and time metrics, -1 if absent */
+    int m_read, m_write;           /* indices of the DRAM metrics, -1 if absent */
     fs_profiler *prof;
     char prof_note[600];           /* why there are no counters, for every row */
     void *flush;                   /* 2 x L2, written before every cold repetition */
@@ -242,14 +242,12 @@ static void build_metrics(study *s)
         if (!known)
             s->metrics[s->nmetrics++] = (fs_metric){o->metrics[i], o->metrics[i], "", "added with --metrics"};
     }
-    s->m_read = s->m_write = s->m_time = -1;
+    s->m_read = s->m_write = -1;
     for (int i = 0; i < s->nmetrics; i++) {
         if (!strcmp(s->metrics[i].cupti, "dram__bytes_read.sum"))
             s->m_read = i;
         if (!strcmp(s->metrics[i].cupti, "dram__bytes_write.sum"))
             s->m_write = i;
-        if (!strcmp(s->metrics[i].cupti, "gpu__time_duration.sum"))
-            s->m_time = i;
     }
 }
 
@@ -430,9 +428,11 @@ static int profile_variant(study *s, const fs_variant *v, const fs_problem *p, c
 {
     launch_ctx ctx = {s, v, p};
     int rc = 0;
+    const double t0 = now_s();
     nvtxRangePushA("profile");
     if (s->prof) {
         char err[600];
+        cell(row, FS_COL_PROFILE_PASSES, "%d", fs_profiler_passes(s->prof));
         if (fs_profiler_measure(s->prof, launch_once, s->o->hot ? NULL : flush_before_pass, &ctx, values, err,
                                 sizeof err)) {
             cell(row, note_col(s), "counters not collected: %s", err);
@@ -453,6 +453,8 @@ static int profile_variant(study *s, const fs_variant *v, const fs_problem *p, c
         }
     }
     nvtxRangePop();
+    if (s->prof)
+        cell_num(row, FS_COL_PROFILE_S, now_s() - t0);
     return rc;
 }
 
@@ -505,8 +507,10 @@ static void derived(const study *s, const fs_variant *v, const fs_problem *p, co
     cell_num(row, FS_COL_FLOP_PER_S, m.flop_useful / t->median);
     if (m.floor_s > 0)
         cell_num(row, FS_COL_ROOFLINE_PCT, 100.0 * m.floor_s / t->median);
-    if (have_values && s->m_read >= 0 && s->m_write >= 0 && s->m_time >= 0 && values[s->m_time] > 0) {
-        double bps = (values[s->m_read] + values[s->m_write]) / (values[s->m_time] * 1e-9);
+    /* Over the timed median, not the profiled range's duration: a range also
+     * spans the launch and the counters' start and stop, tens of us. */
+    if (have_values && s->m_read >= 0 && s->m_write >= 0) {
+        double bps = (values[s->m_read] + values[s->m_write]) / t->median;
         cell_num(row, FS_COL_DRAM_BW, bps);
         if (s->copy_bps > 0)
             cell_num(row, FS_COL_DRAM_BW_PCT, 100.0 * bps / s->copy_bps);

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#define FS_SCHEMA_VERSION 1
-#define FS_SCHEMA_LINE "# flashstudy results schema 1"
+#define FS_SCHEMA_VERSION 2
+#define FS_SCHEMA_LINE "# flashstudy results schema 2"
 
 typedef struct {
     int ncols, nrows, cap;

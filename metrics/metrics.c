@@ -10,8 +10,6 @@
  * it again on every build). A column ends in its unit, so the CSV header says
  * what a number is; values are CUPTI's, unscaled. */
 const fs_metric fs_metrics_default[] = {
-    {"gpu__time_duration.sum", "profiled_time_ns", "ns",
-     "GPU time of the profiled call, all its launches, under the profiler (quote time_median_s instead)"},
     {"dram__bytes_read.sum", "dram_read_bytes", "bytes", "bytes read from device memory"},
     {"dram__bytes_write.sum", "dram_write_bytes", "bytes", "bytes written to device memory"},
     {"lts__t_sector_hit_rate.pct", "l2_hit_rate_pct", "pct",

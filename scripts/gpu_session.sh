@@ -3,7 +3,8 @@
 # GPU but perhaps no gnuplot: build there, run the GPU tests, the study, the
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
-#   scripts/gpu_session.sh OUT [STEP...]   steps: build test-gpu run tiles sweep sanitize crosscheck
+#   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
+#   steps: build test-gpu run tiles sweep sanitize crosscheck
 # Each step has a time limit and the next step runs whatever the last did.
 set -u
 out=${1:?usage: gpu_session.sh OUT [STEP...]}; shift
@@ -11,7 +12,7 @@ steps=${*:-build test-gpu run tiles sweep sanitize crosscheck}
 mkdir -p "$out/logs" results
 export ARCHS=${ARCHS:-90}
 fs=build/flashstudy
-stamp=$(date -u +%Y%m%d-%H%M%S)
+stamp=${STAMP:-$(date -u +%Y%m%d-%H%M%S)}   # STAMP: one id over several calls
 summary=$out/summary.txt
 
 step() { # name, limit in seconds, command...
@@ -26,8 +27,8 @@ step() { # name, limit in seconds, command...
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$summary"
 for s in $steps; do
     case $s in
-    build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" "$fs" build/tests/gpu_validate ;;
-    test-gpu)   step test-gpu 150 make --no-print-directory test-gpu ;;
+    build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" "$fs" build/tests/gpu_validate build/tests/gpu_faults ;;
+    test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
     run)        step run 100 "$fs" run --out "results/$stamp-h200" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants 1,2,3,4,5,6,7,8 --out "results/$stamp-h200-tiles" ;;
     sweep)      step sweep 300 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 1 --out "results/$stamp-h200-seq" ;;

@@ -10,9 +10,14 @@
 #      the variant's range, e.g. 03_causal_skip/profile), and ncu collects the
 #      same metrics for the kernels there (--nvtx-include "profile]": profile
 #      at the top of the push/pop stack);
-#  (c) prints, variant by variant and metric by metric, both values and their
+#  (c) the same study with --no-profile and no ncu, timed: the base that
+#      both profilers add to;
+#  (d) prints, variant by variant and metric by metric, both values and their
 #      difference, flagging counts off by more than 2%, percentages by more
-#      than 1 point and kernel time by more than 5%, then the two wall times.
+#      than 1 point and kernel time (ncu's gpu__time_duration against the
+#      study's time_median_s) by more than 5%; then the wall times and the
+#      profiling cost of each: CUPTI's from the results' profile_s and
+#      profile_passes columns (variants x passes), ncu's over the bare run.
 # The table goes to OUT.md (default reports/ncu_crosscheck.md); the run
 # folders and ncu's CSV stay in a temporary folder named at the end.
 #
@@ -46,7 +51,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ncu_crosscheck.XXXXXX")
 
 "$fs" metrics --names > "$work/metrics.txt" || die "$fs metrics --names failed"
 [ -s "$work/metrics.txt" ] || die "$fs metrics --names printed nothing"
-metrics=$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }' "$work/metrics.txt")
+# ncu also measures each kernel's duration, which flashstudy times with events.
+tname=gpu__time_duration.sum
+metrics=$(awk -v t="$tname" '{ printf "%s,", $1 } END { print t }' "$work/metrics.txt")
 
 now() { date +%s.%N; }
 
@@ -80,41 +87,47 @@ run_mode() {
 }
 
 # Inputs: metrics.txt, results.csv, ncu's raw-page CSV log; the markdown
-# table to stdout, the number of values off to offfile.
+# table to stdout, the number of values off to offfile and the profiling cost
+# (seconds and passes summed over the ok rows) to costfile. Kernel time is
+# ncu's gpu__time_duration against flashstudy's time_median_s (CUDA events,
+# profiler off): the number the study quotes.
 compare='
 FNR == 1 { file++ }
-file == 1 { m++; name[m] = $1; column[m] = $2; unit[m] = $3; if ($3 == "ns") tm = m; next }
+file == 1 { m++; name[m] = $1; column[m] = $2; unit[m] = $3; next }
 file == 2 {
     if (/^#/ || NF == 0) next
     n = csvsplit($0, f)
     if (!rh) { for (i = 1; i <= n; i++) rc[f[i]] = i; rh = 1
-               if (!("variant" in rc) || !("slug" in rc) || !("status" in rc)) { print "results.csv lacks variant, slug or status" > "/dev/stderr"; bad = 1; exit 1 }
+               split("variant slug status time_median_s profile_s profile_passes", need, " ")
+               for (i in need) if (!(need[i] in rc)) { print "results.csv lacks " need[i] > "/dev/stderr"; bad = 1; exit 1 }
                next }
     if (f[rc["status"]] != "ok") next
     key = sprintf("%02d_%s", f[rc["variant"]], f[rc["slug"]])
     if (key in seen) { print "results.csv has " key " twice: one configuration per run expected" > "/dev/stderr"; bad = 1; exit 1 }
     seen[key] = 1; keys[++nk] = key
     for (i = 1; i <= m; i++) fsv[key, i] = (column[i] in rc) ? num(f[rc[column[i]]]) : ""
+    fst[key] = num(f[rc["time_median_s"]]) * 1e9
+    cost += num(f[rc["profile_s"]]); passes = f[rc["profile_passes"]]
     next
 }
 file == 3 {
     if (!nh) { if ($0 !~ /^"ID"/) next
-               if (!tm) { print "no metric in ns: the kernel time is needed to weight percentages" > "/dev/stderr"; bad = 1; exit 1 }
                n = csvsplit($0, f)
                for (i = 1; i <= n; i++) { nc[f[i]] = i; if (f[i] ~ /Push\/Pop_Range/) nvtx = i }
                if (!nvtx || !("Kernel Name" in nc)) { print "ncu CSV has no NVTX or kernel-name column" > "/dev/stderr"; bad = 1; exit 1 }
+               if (!(tname in nc)) { print "ncu CSV lacks " tname > "/dev/stderr"; bad = 1; exit 1 }
                for (i = 1; i <= m; i++) if (!(name[i] in nc)) { print "ncu CSV lacks " name[i] > "/dev/stderr"; bad = 1; exit 1 }
                nh = 1; next }
     n = csvsplit($0, f)
     if (f[nc["ID"]] == "") {                       # the units row
-        if (f[nc[name[tm]]] != "nsecond" && f[nc[name[tm]]] != "ns") { print "ncu reports " name[tm] " in " f[nc[name[tm]]] ", not ns" > "/dev/stderr"; bad = 1; exit 1 }
+        if (f[nc[tname]] != "nsecond" && f[nc[tname]] != "ns") { print "ncu reports " tname " in " f[nc[tname]] ", not ns" > "/dev/stderr"; bad = 1; exit 1 }
         next }
     if (f[nc["Kernel Name"]] ~ flush) { flushed++; next }
     key = ""
     for (k = 1; k <= nk; k++) if (index(f[nvtx], ":" keys[k] ":")) { key = keys[k]; break }
     if (key == "") { stray++; next }
-    kernels[key]++
-    t = num(f[nc[name[tm]]]); tsum[key] += t
+    kernels[key]++; total_kernels++
+    t = num(f[nc[tname]]); tsum[key] += t
     for (i = 1; i <= m; i++) {
         v = num(f[nc[name[i]]])
         if (v == "") { missing[key, i] = 1; continue }
@@ -122,6 +135,23 @@ file == 3 {
     }
 }
 function show(x) { return x == "" ? "-" : (x == int(x) && x < 1e15 ? sprintf("%.0f", x) : sprintf("%.4g", x)) }
+function row(key, col, a, b, kind,    diff, check, rel) {
+    diff = ""; check = "ok"
+    if (a == "" || b == "") { check = "**missing**"; off++ }
+    else if (kind == "pct") {
+        diff = sprintf("%+.2f pt", a - b)
+        if (kernels[key] > 1) check = "not compared: " kernels[key] " kernels"
+        else if (a - b > 1 || b - a > 1) { check = "**off**"; off++ }
+    } else {
+        rel = b != 0 ? (a - b) / b : (a == 0 ? 0 : 1)
+        diff = sprintf("%+.2f%%", 100 * rel)
+        if (rel < 0) rel = -rel
+        if (kind == "ns" && kernels[key] > 1) check = "not compared: " kernels[key] " kernels (events include the gaps between them)"
+        else if (rel > (kind == "ns" ? 0.05 : 0.02)) { check = "**off**"; off++ }
+    }
+    compared++
+    printf "| %s | %s | %s | %s | %s | %s |\n", key, col, show(a), show(b), diff, check
+}
 END {
     if (bad) exit 1
     print "| variant | metric | flashstudy | ncu | difference | check |"
@@ -129,23 +159,11 @@ END {
     for (k = 1; k <= nk; k++) {
         key = keys[k]
         if (!kernels[key]) { printf "| %s | all | | | | **ncu profiled no kernel of it** |\n", key; off++; continue }
+        row(key, "kernel time (ns): time_median_s", fst[key], tsum[key], "ns")
         for (i = 1; i <= m; i++) {
-            a = fsv[key, i]; b = ((key, i) in missing) ? "" : ncu[key, i]
+            b = ((key, i) in missing) ? "" : ncu[key, i]
             if (b != "" && unit[i] == "pct") b = tsum[key] > 0 ? b / tsum[key] : ""
-            diff = ""; check = "ok"
-            if (a == "" || b == "") { check = "**missing**"; off++ }
-            else if (unit[i] == "pct") {
-                diff = sprintf("%+.2f pt", a - b)
-                if (kernels[key] > 1) check = "not compared: " kernels[key] " kernels"
-                else if (a - b > 1 || b - a > 1) { check = "**off**"; off++ }
-            } else {
-                rel = b != 0 ? (a - b) / b : (a == 0 ? 0 : 1)
-                diff = sprintf("%+.2f%%", 100 * rel)
-                if (rel < 0) rel = -rel
-                if (rel > (unit[i] == "ns" ? 0.05 : 0.02)) { check = "**off**"; off++ }
-            }
-            compared++
-            printf "| %s | %s | %s | %s | %s | %s |\n", key, column[i], show(a), show(b), diff, check
+            row(key, column[i], fsv[key, i], b, unit[i] == "pct" ? "pct" : "count")
         }
     }
     printf "\n%d values compared, %d off or missing.", compared, off
@@ -153,6 +171,7 @@ END {
     if (stray) printf " %d kernel(s) under \"profile\" matched no ok variant of results.csv.", stray
     print ""
     print off + 0 > offfile
+    print cost + 0, passes + 0, nk + 0, total_kernels + 0 > costfile
 }'
 
 total_off=0
@@ -201,15 +220,20 @@ for c in "${!argsets[@]}"; do
         echo
         echo "Mode $mode (ncu --cache-control $cache)."
         echo
-        awk -v flush="$FLUSH_KERNELS" -v offfile="$work/off" "$read_csv$compare" "$work/metrics.txt" "$results" "$dir/ncu.csv" \
+        awk -v flush="$FLUSH_KERNELS" -v tname="$tname" -v offfile="$work/off" -v costfile="$work/cost" \
+            "$read_csv$compare" "$work/metrics.txt" "$results" "$dir/ncu.csv" \
             || die "comparison failed: inputs in $dir"
         echo
-        awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v f="$t5" 'BEGIN {
-            bare = f - e; cupti = b - a - bare; ncu = d - c - bare
-            printf "Wall time: flashstudy with CUPTI %.1f s; --no-profile under ncu %.1f s; ratio %.2f.\n",
-                   b - a, d - c, (d - c) / (b - a)
-            printf "Profiling cost over the same study with no counters (%.1f s): CUPTI %.1f s, ncu %.1f s; ncu/CUPTI %.1f.\n",
-                   bare, cupti, ncu, (cupti > 0 ? ncu / cupti : 0) }'
+        read -r prof passes variants kernels < "$work/cost"
+        awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v f="$t5" -v prof="$prof" -v passes="$passes" \
+            -v variants="$variants" -v kernels="$kernels" -v metrics="$(wc -l < "$work/metrics.txt")" 'BEGIN {
+            bare = f - e; ncu = d - c - bare
+            printf "Wall time: flashstudy with CUPTI %.1f s; flashstudy --no-profile %.1f s; the same under ncu %.1f s.\n",
+                   b - a, bare, d - c
+            printf "Profiling cost, %d metrics: CUPTI %.2f s in its profile phases (%d variants x %d passes, %.0f ms a pass); ",
+                   metrics, prof, variants, passes, (variants * passes > 0 ? 1000 * prof / (variants * passes) : 0)
+            printf "ncu %.1f s over the bare run (%d kernels, %.2f s a kernel); ncu/CUPTI %.1f.\n",
+                   ncu, kernels, (kernels > 0 ? ncu / kernels : 0), (prof > 0 ? ncu / prof : 0) }'
     } >> "$tmp"
     total_off=$((total_off + $(cat "$work/off")))
 done

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cuda_runtime_api.h>
+#include "table.h"
 #include "variant.h"
 
 static char binary[4096], base[64] = "/tmp/fs_cli_XXXXXX", work[128];
@@ -168,13 +169,13 @@ static int setup(void **state)
     make_dir("taken");
     make_dir("runs");
     make_dir("runs/good");
-    write_file("runs/good/results.csv", "# flashstudy results schema 1\n" HEADER "1,base,ok,\n");
+    write_file("runs/good/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,ok,\n");
     make_dir("runs/empty");
     write_file("runs/empty/results.csv", "");
     make_dir("runs/truncated");
-    write_file("runs/truncated/results.csv", "# flashstudy results schema 1\n" HEADER "1,base,failed,\"validation");
+    write_file("runs/truncated/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,failed,\"validation");
     make_dir("runs/malformed");
-    write_file("runs/malformed/results.csv", "# flashstudy results schema 1\n" HEADER "1,base,ok\n");
+    write_file("runs/malformed/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,ok\n");
     make_dir("runs/newer");
     write_file("runs/newer/results.csv", "# flashstudy results schema 99\n" HEADER "1,base,ok,\n");
     make_dir("runs/noschema");

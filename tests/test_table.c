@@ -195,8 +195,8 @@ static void test_schema(void **state)
 {
     put_file("a,b\n1,2\n");
     assert_refused(1, "does not open with a schema line", FS_SCHEMA_LINE);
-    put_file("# flashstudy results schema 2\na\n1\n");
-    assert_refused(1, "schema 2", "schema 1");
+    put_file("# flashstudy results schema 3\na\n1\n");
+    assert_refused(1, "schema 3", "schema 2");
     put_file("# flashstudy results schema 1x\na\n1\n");
     assert_refused(1, "not a valid schema line", NULL);
     put_file("# flashstudy results schema 0\na\n1\n");
