@@ -220,7 +220,22 @@ static void configs_section(FILE *f, const fsr_run *r)
         row_end(f);
     }
     fprintf(f, "\nMode cold: the L2 is flushed before every timed repetition and every profiled pass; "
-               "hot: it is not. Times are medians of CUDA-event timings with the profiler off.\n\n");
+               "hot: it is not. Times are medians of CUDA-event timings with the profiler off.\n");
+    /* What the counters cost: it grows with rows x passes. */
+    double seconds = 0;
+    int rows = 0, passes = 0;
+    for (int i = 0; i < r->res.nrows; i++) {
+        double s = fs_table_num(&r->res, i, "profile_s"), n = fs_table_num(&r->res, i, "profile_passes");
+        if (isfinite(s) && isfinite(n)) {
+            seconds += s;
+            passes += (int)n;
+            rows++;
+        }
+    }
+    if (rows)
+        fprintf(f, "Collecting the counters took %.2f s over %d rows and %d replay passes (%.0f ms a pass).\n",
+                seconds, rows, passes, 1e3 * seconds / passes);
+    fprintf(f, "\n");
 }
 
 static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
