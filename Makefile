@@ -24,7 +24,7 @@ BUILD ?= build
 RUN_ARGS ?=
 # The checked-in run whose steps README.md shows (make readme; the test of the
 # README's tables).
-REFERENCE_RUN := results/20261129-093745-h200
+REFERENCE_RUN := results/20261129-1030-h200
 
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))

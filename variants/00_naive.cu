@@ -39,10 +39,10 @@
  *   zeros there. fs_plan.kernel is fs00_scores, the launch expected to be the
  *   heaviest (it writes all of S in fp32); the other two are launched
  *   alongside and counted in `launches`.
- * Measured (the H200, run 20261129-093745-h200, seed's configuration): 181.5 us,
- *   47.3 TFLOP/s; DRAM 347 MB = 331 MiB (143 MB read, 204 MB written)
+ * Measured (the H200, run 20261129-1030-h200, seed's configuration): 180.5 us,
+ *   47.6 TFLOP/s; DRAM 347 MB = 331 MiB (144 MB read, 204 MB written)
  *   against the 344 MiB predicted; device memory 34.8 GB at N = 16384
- *   against 0.40 GB for every flash variant (run 20261129-093745-h200-seq).
+ *   against 0.40 GB for every flash variant (run 20261129-1030-h200-seq).
  */
 #include <math.h>
 #include "common.cuh"

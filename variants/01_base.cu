@@ -21,8 +21,8 @@
  * Deviations from the seed: the seed's Triton kernel used 4 warps per 32-row
  *   block; here a warp owns 16 query rows (the FlashAttention-2 split), so a
  *   32-row block has 2 warps and no softmax statistic crosses warps.
- * Measured (the H200, run 20261129-093745-h200, tile 32): 127.6 us, 67.3
- *   TFLOP/s, 126 registers (the seed: 128), L2 reads 405 MB against the 520
+ * Measured (the H200, run 20261129-1030-h200, tile 32): 128.1 us, 67.1
+ *   TFLOP/s, 126 registers (the seed: 128), L2 reads 398 MB against the 520
  *   MiB the seed's formula gives: blocks resident on one SM share K/V tiles
  *   through L1. DRAM reads are 16.8 MB: the 60 MB L2 holds all of K and V.
  */

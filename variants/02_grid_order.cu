@@ -13,9 +13,9 @@
  *   size (8 MiB), so even 01 may hit L2 well: the DRAM change may be small.
  * Preconditions: as 01.
  * Deviations from the seed: none beyond 01's.
- * Measured (the H200, run 20261129-093745-h200, tile 32): 128.7 us (+0.9%),
- *   DRAM reads unchanged at 16.8 MB, L2 reads -29%, L2 hit rate 93.8% ->
- *   87.9%. As predicted, the seed's -97% DRAM cannot happen here: its K/V
+ * Measured (the H200, run 20261129-1030-h200, tile 32): 129.0 us (+0.7%),
+ *   DRAM reads unchanged at 16.8 MB, L2 reads -28%, L2 hit rate 93.9% ->
+ *   91.2%. As predicted, the seed's -97% DRAM cannot happen here: its K/V
  *   outgrew its L2, ours (8 MiB) never leaves the H200's 60 MB L2. What the
  *   new order does change is L1 reuse between the blocks on one SM: fewer
  *   requests reach L2 (the hit rate is over fewer, colder requests).

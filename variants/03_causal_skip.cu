@@ -12,13 +12,13 @@
  *   now a triangle: blocks with a large i do up to N/T key steps, block 0 one.
  * Preconditions: as 01.
  * Deviations from the seed: none beyond 01's.
- * Measured (the H200, run 20261129-093745-h200, tile 32): 108.2 us (-16.0%;
+ * Measured (the H200, run 20261129-1030-h200, tile 32): 109.6 us (-15.0%;
  *   the seed -40.7%), executed FLOPs -48.4%, instructions -46.7%, L2 reads
- *   -44.3%. Time falls by a third of the work: at tile 32 a block is two
+ *   -47%. Time falls by a third of the work: at tile 32 a block is two
  *   warps that stop at every load (__syncthreads around synchronous loads),
  *   so latency, not issue, bounds 02; and the triangle leaves a tail of the
- *   heaviest blocks last in each head (achieved occupancy 22.1% -> 15.0%).
- *   At tile 64 the same step is -37% (run 20261129-093745-h200-tiles).
+ *   heaviest blocks last in each head (achieved occupancy 22.1% -> 14.9%).
+ *   At tile 64 the same step is -37% (run 20261129-1030-h200-tiles).
  */
 #include <math.h>
 #include "common.cuh"

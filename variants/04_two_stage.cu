@@ -12,7 +12,7 @@
  *   two compares and a select leave the hot loop), time a few percent lower.
  * Preconditions: as 01.
  * Deviations from the seed: none beyond 01's.
- * Measured (the H200, run 20261129-093745-h200, tile 32): 106.0 us (-2.0%;
+ * Measured (the H200, run 20261129-1030-h200, tile 32): 106.0 us (-3.3%;
  *   the seed -4.6%), instructions -5.8%, as predicted.
  */
 #include <math.h>

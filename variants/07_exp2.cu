@@ -15,7 +15,7 @@
  *   -10%, time a few percent lower.
  * Preconditions: as 01.
  * Deviations from the seed: none beyond 01's.
- * Measured (the H200, run 20261129-093745-h200, tile 32): 82.4 us (-0.3%;
+ * Measured (the H200, run 20261129-1030-h200, tile 32): 79.0 us (-0.8%;
  *   the seed -2.5%), executed instructions -2.7% (the seed -11.5%), static
  *   FMUL 260 -> 226. The prediction of -5 to -10% missed: here the tensor
  *   core instructions and their ldmatrix feeds dominate the count, and the

@@ -15,10 +15,11 @@
  *   spent on addresses.
  * Preconditions: as 01, and the contiguous layout (plan refuses others).
  * Deviations from the seed: none beyond 01's.
- * Measured (the H200, run 20261129-093745-h200, tile 32): 79.9 us (-3.0%;
- *   the seed -0.4%), instructions -6.2%, branch instructions -22%; static
- *   integer instructions 770 -> 432, branches 127 -> 36. Best tile: 64, at
- *   75.0 us, 1.22x PyTorch's FlashAttention-2 backend (61.3 us).
+ * Measured (the H200, run 20261129-1030-h200, tile 32): 77.1 us (-2.5%;
+ *   the seed -0.4%), instructions -6.3%, branch instructions -14% (the
+ *   consumers' mbarrier wait loops count too); static integer instructions
+ *   805 -> 465, branches 139 -> 48. Best tile: 64, at 70.9 us, 1.16x
+ *   PyTorch's FlashAttention-2 backend (61.3 us).
  */
 #include <math.h>
 #include "common.cuh"

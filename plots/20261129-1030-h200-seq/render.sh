@@ -1,0 +1,45 @@
+#!/bin/sh
+# Renders the charts of run 20261129-1030-h200-seq: PNG (pngcairo) and SVG from the .dat files here.
+# Needs gnuplot (apt-get install gnuplot-nox).
+set -e
+cd "$(dirname "$0")"
+gnuplot -e "fmt='png'; out='time.png.tmp'; data='time.dat'; peer_names='FlashAttention-2 cuDNN memory-efficient'; peer_times='61.3 35.2 92.9'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" time.gp
+mv time.png.tmp time.png
+gnuplot -e "fmt='svg'; out='time.svg.tmp'; data='time.dat'; peer_names='FlashAttention-2 cuDNN memory-efficient'; peer_times='61.3 35.2 92.9'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" time.gp
+mv time.svg.tmp time.svg
+gnuplot -e "fmt='png'; out='waterfall.png.tmp'; data='waterfall.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" waterfall.gp
+mv waterfall.png.tmp waterfall.png
+gnuplot -e "fmt='svg'; out='waterfall.svg.tmp'; data='waterfall.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" waterfall.gp
+mv waterfall.svg.tmp waterfall.svg
+gnuplot -e "fmt='png'; out='bytes.png.tmp'; data='bytes.dat'; dram_min=25.1658; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" bytes.gp
+mv bytes.png.tmp bytes.png
+gnuplot -e "fmt='svg'; out='bytes.svg.tmp'; data='bytes.dat'; dram_min=25.1658; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" bytes.gp
+mv bytes.svg.tmp bytes.svg
+gnuplot -e "fmt='png'; out='l2hit.png.tmp'; data='l2hit.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" l2hit.gp
+mv l2hit.png.tmp l2hit.png
+gnuplot -e "fmt='svg'; out='l2hit.svg.tmp'; data='l2hit.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" l2hit.gp
+mv l2hit.svg.tmp l2hit.svg
+gnuplot -e "fmt='png'; out='inst.png.tmp'; data='inst.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" inst.gp
+mv inst.png.tmp inst.png
+gnuplot -e "fmt='svg'; out='inst.svg.tmp'; data='inst.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" inst.gp
+mv inst.svg.tmp inst.svg
+gnuplot -e "fmt='png'; out='occupancy.png.tmp'; data='occupancy.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" occupancy.gp
+mv occupancy.png.tmp occupancy.png
+gnuplot -e "fmt='svg'; out='occupancy.svg.tmp'; data='occupancy.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" occupancy.gp
+mv occupancy.svg.tmp occupancy.svg
+gnuplot -e "fmt='png'; out='roofline.png.tmp'; data='roofline.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; vai='24.9633 511.454 511.555 511.516 511.977 511.852 511.758 511.977 511.977'; vtflops='47.4603 67.1508 66.775 79.8321 81.1228 81.5418 107.935 108.678 111.802'; peak_tflops=646.37; bw_tbps=4.18907; xmin=6.24083; xmax=2047.91; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" roofline.gp
+mv roofline.png.tmp roofline.png
+gnuplot -e "fmt='svg'; out='roofline.svg.tmp'; data='roofline.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; vai='24.9633 511.454 511.555 511.516 511.977 511.852 511.758 511.977 511.977'; vtflops='47.4603 67.1508 66.775 79.8321 81.1228 81.5418 107.935 108.678 111.802'; peak_tflops=646.37; bw_tbps=4.18907; xmin=6.24083; xmax=2047.91; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" roofline.gp
+mv roofline.svg.tmp roofline.svg
+gnuplot -e "fmt='png'; out='seed.png.tmp'; data='seed.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" seed.gp
+mv seed.png.tmp seed.png
+gnuplot -e "fmt='svg'; out='seed.svg.tmp'; data='seed.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold; the run sweeps N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" seed.gp
+mv seed.svg.tmp seed.svg
+gnuplot -e "fmt='png'; out='sweep_time.png.tmp'; data='sweep_time.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; nvar=9; ncols=13; subtitle='NVIDIA H200, B=2 Hq=16 Hkv=8 D=128 causal tile 32, cold, swept: N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" sweep_time.gp
+mv sweep_time.png.tmp sweep_time.png
+gnuplot -e "fmt='svg'; out='sweep_time.svg.tmp'; data='sweep_time.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; nvar=9; ncols=13; subtitle='NVIDIA H200, B=2 Hq=16 Hkv=8 D=128 causal tile 32, cold, swept: N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" sweep_time.gp
+mv sweep_time.svg.tmp sweep_time.svg
+gnuplot -e "fmt='png'; out='sweep_mem.png.tmp'; data='sweep_mem.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; nvar=9; ncols=10; subtitle='NVIDIA H200, B=2 Hq=16 Hkv=8 D=128 causal tile 32, cold, swept: N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" sweep_mem.gp
+mv sweep_mem.png.tmp sweep_mem.png
+gnuplot -e "fmt='svg'; out='sweep_mem.svg.tmp'; data='sweep_mem.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; nvar=9; ncols=10; subtitle='NVIDIA H200, B=2 Hq=16 Hkv=8 D=128 causal tile 32, cold, swept: N = 256, 512, …, 16384 (7 values)'; run_id='20261129-1030-h200-seq'" sweep_mem.gp
+mv sweep_mem.svg.tmp sweep_mem.svg

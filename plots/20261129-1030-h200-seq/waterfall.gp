@@ -1,0 +1,13 @@
+# Step by step: the first variant's time, each step's change (green faster,
+# red slower, labelled with the change), and the last variant's time.
+load 'common.gp'
+set title sprintf("Time, step by step (change against the previous variant)\n%s", subtitle)
+set ylabel 'time (µs)'
+set yrange [0:*]
+set linetype 11 lc rgb '#4477aa'
+set linetype 12 lc rgb '#228833'
+set linetype 13 lc rgb '#cc3311'
+set key off
+plot data using 1:(($3 + $4) / 2):(0.35):(abs($4 - $3) / 2):($6 + 11):xtic(2) with boxxyerror lc variable, \
+     data using 1:($3 > $4 ? $3 : $4):($6 == 0 ? sprintf('%.0f µs', $4) : sprintf('%+.1f%%', $5)) \
+         with labels offset 0,0.8

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Renders the charts of run 20261129-1030-h200: PNG (pngcairo) and SVG from the .dat files here.
+# Needs gnuplot (apt-get install gnuplot-nox).
+set -e
+cd "$(dirname "$0")"
+gnuplot -e "fmt='png'; out='time.png.tmp'; data='time.dat'; peer_names='FlashAttention-2 cuDNN memory-efficient'; peer_times='61.3 35.2 92.9'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" time.gp
+mv time.png.tmp time.png
+gnuplot -e "fmt='svg'; out='time.svg.tmp'; data='time.dat'; peer_names='FlashAttention-2 cuDNN memory-efficient'; peer_times='61.3 35.2 92.9'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" time.gp
+mv time.svg.tmp time.svg
+gnuplot -e "fmt='png'; out='waterfall.png.tmp'; data='waterfall.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" waterfall.gp
+mv waterfall.png.tmp waterfall.png
+gnuplot -e "fmt='svg'; out='waterfall.svg.tmp'; data='waterfall.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" waterfall.gp
+mv waterfall.svg.tmp waterfall.svg
+gnuplot -e "fmt='png'; out='bytes.png.tmp'; data='bytes.dat'; dram_min=25.1658; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" bytes.gp
+mv bytes.png.tmp bytes.png
+gnuplot -e "fmt='svg'; out='bytes.svg.tmp'; data='bytes.dat'; dram_min=25.1658; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" bytes.gp
+mv bytes.svg.tmp bytes.svg
+gnuplot -e "fmt='png'; out='l2hit.png.tmp'; data='l2hit.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" l2hit.gp
+mv l2hit.png.tmp l2hit.png
+gnuplot -e "fmt='svg'; out='l2hit.svg.tmp'; data='l2hit.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" l2hit.gp
+mv l2hit.svg.tmp l2hit.svg
+gnuplot -e "fmt='png'; out='inst.png.tmp'; data='inst.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" inst.gp
+mv inst.png.tmp inst.png
+gnuplot -e "fmt='svg'; out='inst.svg.tmp'; data='inst.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" inst.gp
+mv inst.svg.tmp inst.svg
+gnuplot -e "fmt='png'; out='occupancy.png.tmp'; data='occupancy.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" occupancy.gp
+mv occupancy.png.tmp occupancy.png
+gnuplot -e "fmt='svg'; out='occupancy.svg.tmp'; data='occupancy.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" occupancy.gp
+mv occupancy.svg.tmp occupancy.svg
+gnuplot -e "fmt='png'; out='roofline.png.tmp'; data='roofline.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; vai='24.7216 511.516 511.08 511.547 511.454 511.578 511.641 511.586 511.695'; vtflops='47.5949 67.0586 66.5928 78.341 81.0004 81.0494 107.849 108.678 111.43'; peak_tflops=651.293; bw_tbps=4.22241; xmin=6.1804; xmax=2046.78; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" roofline.gp
+mv roofline.png.tmp roofline.png
+gnuplot -e "fmt='svg'; out='roofline.svg.tmp'; data='roofline.dat'; vnums='0 1 2 3 4 5 6 7 8'; vslugs='naive base grid_order causal_skip two_stage fp32_state warp_specialize exp2 const_strides'; vai='24.7216 511.516 511.08 511.547 511.454 511.578 511.641 511.586 511.695'; vtflops='47.5949 67.0586 66.5928 78.341 81.0004 81.0494 107.849 108.678 111.43'; peak_tflops=651.293; bw_tbps=4.22241; xmin=6.1804; xmax=2046.78; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" roofline.gp
+mv roofline.svg.tmp roofline.svg
+gnuplot -e "fmt='png'; out='seed.png.tmp'; data='seed.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" seed.gp
+mv seed.png.tmp seed.png
+gnuplot -e "fmt='svg'; out='seed.svg.tmp'; data='seed.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" seed.gp
+mv seed.svg.tmp seed.svg
