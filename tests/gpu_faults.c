@@ -13,8 +13,11 @@
  *  4. counters unavailable (FLASHSTUDY_PROFILER_FAIL): every variant still
  *     validated and timed, metric cells empty with the reason in the row, the
  *     one-line notice on stderr, exit status 0.
- * Closes with "gpu-faults: N passed, N failed, 0 skipped". */
+ * Closes with "gpu-faults: N passed, N failed, 0 skipped"; the run folders
+ * and logs are removed when everything passed and kept otherwise. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -298,6 +301,11 @@ static void no_counters(void)
           "no closing notice in %s", log);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -312,6 +320,8 @@ int main(void)
     lost_context();
     interrupted();
     no_counters();
+    if (!failed && nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+        printf("gpu-faults: removed %s\n", base);
     printf("gpu-faults: %d passed, %d failed, 0 skipped\n", passed, failed);
     return failed ? 1 : 0;
 }
