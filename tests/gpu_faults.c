@@ -174,20 +174,30 @@ static int file_has(const char *path, const char *text)
 
 /* ---- the scenarios ---- */
 
+/* Runs the study to its end in <base>/<name> (the folder's path to dir),
+ * checks its exit status and reads its results.csv into t. Returns 0, or -1
+ * (a failure of scenario s) when there is no readable results.csv. */
+static int run_to_end(const char *s, const char *name, const fs_variant **list, int n, const char *profiler_fail,
+                      const char *const *args, int nargs, int expect_rc, char dir[600], fs_table *t)
+{
+    snprintf(dir, 600, "%s/%s", base, name);
+    int rc = finish(start(dir, list, n, profiler_fail, args, nargs));
+    check(rc == expect_rc, s, "exit status %d, expected %d (see %s.log)", rc, expect_rc, dir);
+    if (!read_results(dir, t))
+        return 0;
+    check(0, s, "no readable results.csv in %s", dir);
+    return -1;
+}
+
 static void failing_variants(void)
 {
     const char *s = "failing variants";
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/failing", base);
     const fs_variant *list[] = {good, &wrong, &huge_block, &no_smem, good};
     const char *args[] = {SMALL, "--no-profile"};
-    int rc = finish(start(dir, list, 5, NULL, args, sizeof args / sizeof *args));
-    check(rc == 1, s, "exit status %d, expected 1 (see %s.log)", rc, dir);
     fs_table t;
-    if (read_results(dir, &t)) {
-        check(0, s, "no readable results.csv in %s", dir);
+    if (run_to_end(s, "failing", list, 5, NULL, args, sizeof args / sizeof *args, 1, dir, &t))
         return;
-    }
     check(t.nrows == 5, s, "%d rows, expected 5", t.nrows);
     static const char *const status[] = {"ok", "failed", "failed", "failed", "ok"};
     static const char *const reason[] = {"", "validation: ", "the launch failed: ", "the launch failed: ", ""};
@@ -206,16 +216,11 @@ static void lost_context(void)
 {
     const char *s = "lost context";
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/lost", base);
     const fs_variant *list[] = {&illegal, good};
     const char *args[] = {SMALL, "--no-profile"};
-    int rc = finish(start(dir, list, 2, NULL, args, sizeof args / sizeof *args));
-    check(rc == 1, s, "exit status %d, expected 1 (see %s.log)", rc, dir);
     fs_table t;
-    if (read_results(dir, &t)) {
-        check(0, s, "no readable results.csv in %s", dir);
+    if (run_to_end(s, "lost", list, 2, NULL, args, sizeof args / sizeof *args, 1, dir, &t))
         return;
-    }
     check(t.nrows == 2, s, "%d rows, expected 2", t.nrows);
     check(!strcmp(cell(&t, 0, "status"), "failed") && strstr(cell(&t, 0, "reason"), "context is lost"), s,
           "row 0: %s, \"%s\"", cell(&t, 0, "status"), cell(&t, 0, "reason"));
@@ -276,15 +281,10 @@ static void no_counters(void)
 {
     const char *s = "counters unavailable";
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/no-counters", base);
     const char *args[] = {SMALL, "--variants", "1,8"};
-    int rc = finish(start(dir, NULL, 0, "forced by gpu_faults", args, sizeof args / sizeof *args));
-    check(rc == 0, s, "exit status %d, expected 0 (see %s.log)", rc, dir);
     fs_table t;
-    if (read_results(dir, &t)) {
-        check(0, s, "no readable results.csv in %s", dir);
+    if (run_to_end(s, "no-counters", NULL, 0, "forced by gpu_faults", args, sizeof args / sizeof *args, 0, dir, &t))
         return;
-    }
     check(t.nrows == 2, s, "%d rows, expected 2", t.nrows);
     for (int r = 0; r < t.nrows; r++) {
         check(!strcmp(cell(&t, r, "status"), "ok") && *cell(&t, r, "time_median_s"), s,

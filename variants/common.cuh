@@ -173,18 +173,18 @@ __device__ __forceinline__ void fs_cp_async_arrive(uint64_t *bar)
 
 /* Waits until the phase of the given parity has completed. sm_90 has
  * try_wait, which may park the warp until the phase completes; sm_80 polls. */
+#if __CUDA_ARCH__ >= 900
+#define FS_MBAR_TEST "mbarrier.try_wait"
+#else
+#define FS_MBAR_TEST "mbarrier.test_wait"
+#endif
 __device__ __forceinline__ void fs_mbar_wait(uint64_t *bar, int parity)
 {
     uint32_t done;
-    do {
-#if __CUDA_ARCH__ >= 900
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+    do
+        asm volatile("{\n.reg .pred p;\n" FS_MBAR_TEST ".parity.shared.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
                      : "=r"(done) : "r"(fs_smem_addr(bar)), "r"(parity) : "memory");
-#else
-        asm volatile("{\n.reg .pred p;\nmbarrier.test_wait.parity.shared.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(fs_smem_addr(bar)), "r"(parity) : "memory");
-#endif
-    } while (!done);
+    while (!done);
 }
 
 __device__ __forceinline__ void fs_cp_async_wait_all(void)
