@@ -8,22 +8,23 @@ void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per
                    double copy_bytes_per_s, fs_model *m)
 {
     const double bh = (double)p->batch * p->heads_q, n = p->seq, d = p->head_dim;
-    const int tile = p->tile > 0 ? p->tile : p->seq;
-    const int blocks = (p->seq + tile - 1) / tile;
-    /* The naive variant materialises every score; a tiled variant skips the
-     * blocks above the diagonal only when its loop stops there. */
-    const int skips = p->causal && v && v->number != 0 && v->stops_at_diagonal;
+    const int bm = p->bm > 0 ? p->bm : p->seq, bn = p->bn > 0 ? p->bn : p->seq;
+    const int qblocks = (p->seq + bm - 1) / bm, kblocks = (p->seq + bn - 1) / bn;
+    /* A tiled variant skips the key blocks above the diagonal only when its
+     * loop stops there. */
+    const int skips = p->causal && v && v->stops_at_diagonal;
 
     /* Scores and output are each a 2*N*N*D-FLOP product per head. */
     m->flop_useful = 4.0 * bh * n * n * d / (p->causal ? 2.0 : 1.0);
 
-    /* Query block i covers rows [i*tile, min((i+1)*tile, N)); with the
-     * diagonal stop it visits key blocks 0..i, i.e. keys [0, min((i+1)*tile, N)). */
+    /* Query block i covers rows [i*BM, min((i+1)*BM, N)); with the diagonal
+     * stop it visits the key blocks that hold keys [0, min((i+1)*BM, N)). */
     double key_blocks = 0, scores = 0;
-    for (int i = 0; i < blocks; i++) {
-        int rows = p->seq - i * tile < tile ? p->seq - i * tile : tile;
-        int kb = skips ? i + 1 : blocks;
-        int keys = kb * tile < p->seq ? kb * tile : p->seq;
+    for (int i = 0; i < qblocks; i++) {
+        int rows = p->seq - i * bm < bm ? p->seq - i * bm : bm;
+        int last = (i + 1) * bm < p->seq ? (i + 1) * bm : p->seq;
+        int kb = skips ? (last + bn - 1) / bn : kblocks;
+        int keys = kb * bn < p->seq ? kb * bn : p->seq;
         key_blocks += kb;
         scores += (double)rows * keys;
     }
@@ -36,7 +37,7 @@ void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per
 
     /* Document 000: every one of B*Hq*ceil(N/BM) blocks reads its Q tile and
      * all N rows of K and of V, and writes its O tile. */
-    m->seed_read_bytes = q_bytes + bh * blocks * 2.0 * n * d * 2;
+    m->seed_read_bytes = q_bytes + bh * qblocks * 2.0 * n * d * 2;
     m->seed_write_bytes = q_bytes;
 
     m->floor_s = 0;

@@ -1,6 +1,6 @@
 /* The analytic model beside every measurement: what a variant must compute
  * and move at a configuration, and the roofline floor under the run's
- * measured ceilings. */
+ * measured ceilings. Below both the harness and the reports. */
 #ifndef FS_MODEL_H
 #define FS_MODEL_H
 
@@ -16,9 +16,9 @@ typedef struct {
     double floor_s;            /* max(flop_useful / mma_flop_per_s, dram_bytes_min / copy_bytes_per_s) */
 } fs_model;
 
-/* p: shapes, causal, tile. v: which variant (its stops_at_diagonal; the naive
- * variant number 0 computes the full N x N scores). Ceilings <= 0 leave
- * floor_s at 0. */
+/* p: shapes, causal, the block shape BM x BN. v: its stops_at_diagonal (a
+ * variant that does not stop, the naive one and the library peers among them,
+ * computes every block of the N x N scores). Ceilings <= 0 leave floor_s at 0. */
 void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per_s,
                    double copy_bytes_per_s, fs_model *m);
 

@@ -1,0 +1,28 @@
+/* The columns that name an attention problem in results.csv, in one table,
+ * with the log's configuration: document 000's shape, B=2 N=1024 Hq=16 Hkv=8
+ * D=128 causal, BM = BN = 32. The options' defaults, the report's primary
+ * configuration and the README's step table all come from it. */
+#ifndef FS_SHAPE_H
+#define FS_SHAPE_H
+
+/* X(field, results.csv column, the log's value) */
+#define FS_SHAPE_FIELDS(X)   \
+    X(batch, "batch", 2)     \
+    X(seq, "seq", 1024)      \
+    X(heads_q, "heads_q", 16) \
+    X(heads_kv, "heads_kv", 8) \
+    X(head_dim, "head_dim", 128) \
+    X(causal, "causal", 1)   \
+    X(bm, "bm", 32)          \
+    X(bn, "bn", 32)
+
+#define FS_SHAPE_DECLARE(field, column, log) int field;
+typedef struct {
+    FS_SHAPE_FIELDS(FS_SHAPE_DECLARE)
+} fs_shape;
+
+extern const fs_shape fs_log_shape;
+
+int fs_shape_equal(const fs_shape *a, const fs_shape *b);
+
+#endif
