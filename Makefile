@@ -10,6 +10,7 @@
 #   make sanitize    compute-sanitizer over every variant (needs a GPU)
 #   make report      report of the latest run;   make plots   its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
+#   make step N=04   the step from 03 to 04 as a diff, header and kernel names aside
 #   make readme      README.md's tables from the registry and REFERENCE_RUN
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
@@ -33,16 +34,20 @@ CUPTI_LIBDIR := $(firstword $(wildcard $(CUPTI_HOME)/lib64/libcupti.so $(CUDA_LI
 CUPTI_LIBDIR := $(dir $(CUPTI_LIBDIR))
 
 GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
-INCLUDES := -I. -Ivariants -Iharness -Imetrics -Ireports -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
+INCLUDES := -I. -Icore -Ivariants -Iharness -Imetrics -Ireports -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -MMD -MP $(INCLUDES)
 # -ftz=true flushes fp32 denormals as Triton's kernels do, so that exp2f is
 # one MUFU.EX2 instruction (step 07 depends on it).
-NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo $(GENCODE) -Xptxas -v -Ivariants -Iharness -MMD -MP
+NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v -Ivariants -Iharness -MMD -MP
 LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpath,$(CUPTI_LIBDIR) \
-          -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
+          -lcupti -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
-VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu))
-HOST_C := $(wildcard harness/*.c metrics/*.c reports/*.c) variants/registry.c
+VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
+# A variant whose descriptor says .target = "sm_90a" (wgmma, setmaxnreg) is
+# built for compute capability 9.0 alone; the descriptor is the one place
+# that says so.
+SM90A_SRC := $(shell grep -l '^ *\.target = "sm_90a"' $(VARIANT_SRC) /dev/null)
+HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c variants/peer_*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C))) \
            $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC))
@@ -50,7 +55,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-host test-gpu test-reference report plots readme sanitize sass crosscheck fuzz clean
+.PHONY: all deps run test test-host test-gpu test-reference report plots readme sanitize sass step crosscheck fuzz clean
 all: $(FS)
 
 comma := ,
@@ -74,9 +79,11 @@ $(BUILD)/%.o: %.c
 $(BUILD)/metrics/cupti.o: CFLAGS += -Imetrics/compat
 
 # Registers, shared memory and spills of every kernel, one line each.
+$(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE := -gencode=arch=compute_90a,code=sm_90a
+
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
-	@$(NVCC) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
+	@$(NVCC) $(NVCCFLAGS) $(GENCODE) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@awk -f scripts/ptxas_summary.awk $@.ptxas | c++filt -p | sed 's|^|$<: |'
 
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
@@ -123,6 +130,9 @@ sanitize: $(FS)
 sass: $(FS)
 	@test -n "$(V)" || { echo "usage: make sass V=NN" >&2; exit 2; }
 	cuobjdump --dump-sass $(wildcard $(BUILD)/variants/$(V)_*.o) | c++filt
+
+step:
+	@bash scripts/step_diff.sh $(N)
 
 crosscheck: $(FS)
 	bash scripts/ncu_crosscheck.sh $(FS)

@@ -30,7 +30,7 @@
  *   about 344 MiB (408 MiB non-causal), against 24 MiB for 01. Executed FLOPs
  *   are the full 4*B*Hq*N^2*D, twice the useful causal count.
  * Preconditions: head_dim 64 or 128 (16-byte loads, head-dim stride 1). The
- *   `tile` field is ignored: every kernel here uses 64 x 64 tiles.
+ *   block shape (bm, bn) is ignored: every kernel here uses 64 x 64 tiles.
  * Deviations from the seed: the seed's my_op is Triton; here CUDA C with the
  *   FlashAttention-2 warp split (a warp owns 16 query rows). The causal mask is
  *   applied in the softmax only, as a three-step implementation masks S
@@ -39,10 +39,6 @@
  *   zeros there. fs_plan.kernel is fs00_scores, the launch expected to be the
  *   heaviest (it writes all of S in fp32); the other two are launched
  *   alongside and counted in `launches`.
- * Measured (the H200, run 20261129-1030-h200, seed's configuration): 180.5 us,
- *   47.6 TFLOP/s; DRAM 347 MB = 331 MiB (144 MB read, 204 MB written)
- *   against the 344 MiB predicted; device memory 34.8 GB at N = 16384
- *   against 0.40 GB for every flash variant (run 20261129-1030-h200-seq).
  */
 #include <math.h>
 #include "common.cuh"
@@ -257,8 +253,17 @@ static cudaError_t launch(const fs_problem *p)
 }
 
 extern "C" const fs_variant fs_variant_00 = {
-    0, "naive", "three kernels through an N x N score matrix in device memory (fp32 S, fp16 P in place)",
-    "the baseline: scores, row softmax and P V as three launches with S and P in the workspace",
-    "memory grows as N^2 (4 bytes per score); DRAM bytes dominated by S and P: about 344 MiB causal "
-    "at the seed's size, 14x the 24 MiB of Q, K, V and O",
-    80, 0, plan, launch};
+    .kind = FS_STEP,
+    .number = 0,
+    .slug = "naive",
+    .title = "three kernels through an N x N score matrix in device memory (fp32 S, fp16 P in place)",
+    .change = "the baseline: scores, row softmax and P V as three launches with S and P in the workspace",
+    .why = "the reference point of memory and traffic that FlashAttention removes: the three steps a first "
+       "implementation writes",
+    .expect = "memory grows as N^2 (4 bytes per score); DRAM bytes dominated by S and P: about 344 MiB causal "
+       "at the seed's size, 14x the 24 MiB of Q, K, V and O",
+    .target = "sm_80",
+    .stops_at_diagonal = 0,
+    .plan = plan,
+    .launch = launch,
+};

@@ -15,6 +15,7 @@
 
 #include <cuda_fp16.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "variant.h"
 
 /* Shared-memory rows are padded by 8 halves (16 bytes): the 8 row addresses of
@@ -205,18 +206,26 @@ __device__ __forceinline__ float fs_quad_sum(float x)
     return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
 
-/* Host side. Every flash variant instantiates its kernel for TILE in {32, 64,
- * 128} and D in {64, 128}; FS_PICK selects one at run time (NULL: not built). */
+/* Host side. Every flash variant instantiates its kernel for BM = BN = TILE in
+ * {32, 64, 128} and D in {64, 128}; fs_pick selects one at run time, or
+ * returns why the problem is not one of them. */
 #define FS_INSTANCES(k)                                                        \
     {{(const void *)k<32, 64>, (const void *)k<32, 128>},                      \
      {(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
      {(const void *)k<128, 64>, (const void *)k<128, 128>}}
 
-static inline const void *fs_pick(const void *const table[3][2], const fs_problem *p)
+static inline const char *fs_pick(const void *const table[3][2], const fs_problem *p, const void **kernel)
 {
-    const int t = p->tile == 32 ? 0 : p->tile == 64 ? 1 : p->tile == 128 ? 2 : -1;
+    const int t = p->bm == 32 ? 0 : p->bm == 64 ? 1 : p->bm == 128 ? 2 : -1;
     const int d = p->head_dim == 64 ? 0 : p->head_dim == 128 ? 1 : -1;
-    return t < 0 || d < 0 ? NULL : table[t][d];
+    if (p->bm != p->bn)
+        return "needs BM = BN";
+    if (t < 0)
+        return "needs BM = BN = 32, 64 or 128";
+    if (d < 0)
+        return "needs head_dim 64 or 128";
+    *kernel = table[t][d];
+    return NULL;
 }
 
 /* Whether p's strides are those of the contiguous [B][H][N][D] layout. */
@@ -229,18 +238,28 @@ static inline int fs_contiguous(const fs_problem *p)
            p->v_stride[2] == d && p->v_stride[1] == n * d && p->v_stride[0] == p->heads_kv * n * d;
 }
 
-#define FS_SHAPE_REFUSAL "needs tile 32, 64 or 128 and head_dim 64 or 128"
+/* The flash variants' setup (.setup = fs_flash_setup<plan>): raises the
+ * kernel's dynamic shared-memory limit, needed above 48 KB, once per problem
+ * and outside the timed region, so that launch() only launches. */
+template <const char *(*PLAN)(const fs_problem *, fs_plan *)>
+static int fs_flash_setup(fs_problem *p, char *why, size_t whylen)
+{
+    fs_plan pl;
+    const char *no = PLAN(p, &pl);
+    cudaError_t e = no ? cudaErrorInvalidValue
+                       : cudaFuncSetAttribute(pl.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              (int)pl.smem_dynamic);
+    if (e == cudaSuccess)
+        return 0;
+    snprintf(why, whylen, "setting the shared-memory limit: %s", no ? no : cudaGetErrorString(e));
+    return -1;
+}
 
-/* Launches plan->kernel with the problem as its one argument. Raising the
- * dynamic shared-memory limit is needed above 48 KB and cheap to repeat. */
+/* Launches plan->kernel with the problem as its one argument. */
 static inline cudaError_t fs_launch(const fs_plan *plan, const fs_problem *p)
 {
-    cudaError_t e = cudaFuncSetAttribute(plan->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)plan->smem_dynamic);
-    if (e != cudaSuccess)
-        return e;
     void *args[] = {(void *)p};
-    e = cudaLaunchKernel(plan->kernel, plan->grid, plan->block, args, plan->smem_dynamic, p->stream);
+    cudaError_t e = cudaLaunchKernel(plan->kernel, plan->grid, plan->block, args, plan->smem_dynamic, p->stream);
     return e != cudaSuccess ? e : cudaGetLastError();
 }
 

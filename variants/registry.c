@@ -1,27 +1,41 @@
-/* The registry: the one list of variants. The CLI, the CSV, the report, the
- * plots and the README's step table all come from it. Adding a variant is a
- * file variants/NN_slug.cu that defines fs_variant_NN, and a line here. */
+/* The registry: the one list of variants, the steps in chain order and then
+ * the peers. The CLI, the CSV, the report, the plots and the README's
+ * variants table all come from it. Adding a step is a file
+ * variants/NN_slug.cu that defines fs_variant_NN; a peer, a file
+ * variants/peer_slug.c or .cu that defines fs_variant_slug; and its id here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "variant.h"
 
 #define FS_VARIANT_LIST(X) \
-    X(00) X(01) X(02) X(03) X(04) X(05) X(06) X(07) X(08)
+    X(00) X(01) X(02) X(03) X(04) X(05) X(06) X(07) X(08) X(cublas)
 
-#define FS_DECLARE(nn) extern const fs_variant fs_variant_##nn;
+#define FS_DECLARE(id) extern const fs_variant fs_variant_##id;
 FS_VARIANT_LIST(FS_DECLARE)
-#define FS_ADDRESS(nn) &fs_variant_##nn,
+#define FS_ADDRESS(id) &fs_variant_##id,
 const fs_variant *const fs_variants[] = {FS_VARIANT_LIST(FS_ADDRESS)};
 const int fs_variant_count = sizeof fs_variants / sizeof fs_variants[0];
 
+/* A number names a step only: peers have no place in the chain. */
 const fs_variant *fs_variant_find(const char *name)
 {
     char *end;
     long n = strtol(name, &end, 10);
+    const int numeric = *name >= '0' && *name <= '9' && !*end;
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        if ((*name && !*end && n == v->number) || !strcmp(name, v->slug))
+        if ((numeric && v->kind == FS_STEP && n == v->number) || !strcmp(name, v->slug))
             return v;
     }
     return NULL;
+}
+
+const char *fs_variant_id(const fs_variant *v, char *buf, size_t len)
+{
+    if (v->kind == FS_STEP)
+        snprintf(buf, len, "%02d", v->number);
+    else
+        snprintf(buf, len, "%s", v->slug);
+    return buf;
 }
