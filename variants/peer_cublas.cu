@@ -1,0 +1,160 @@
+/* Peer cublas - unfused attention as a user first writes it with libraries.
+ *
+ * What: three steps through an N x N matrix per (batch, query head) in the
+ *   workspace, as step 00, but the two products are cuBLAS's:
+ *   (1) S = scale * Q K^T, cublasGemmStridedBatchedEx, fp16 in, fp32
+ *       accumulate, fp32 out;
+ *   (2) a row softmax kernel: one warp per query row, the causal mask applied
+ *       here (keys j > i get P = 0), fp32 arithmetic, P written in fp16;
+ *   (3) O = P V, cublasGemmStridedBatchedEx, fp16 in and out, fp32
+ *       accumulate.
+ * Why S in fp32: fp16 scores are coarse before the row max is subtracted
+ *   (near 20 they are 0.016 apart, up to 0.8% error in exp(s - max) from
+ *   rounding S alone), and the softmax reads S once more per pass; fp16 P is
+ *   the operand type of the second product. S and P are separate buffers, as
+ *   a first implementation keeps them: 6 bytes per score, workspace
+ *   B*Hq*N*N*6 bytes. A run where that does not fit skips the row when the
+ *   allocation is refused.
+ * GQA: a strided batch needs one stride per operand, and query head h reads
+ *   key/value head h / g. Each of the g query heads of a group is one batched
+ *   call over all (batch, key/value head) pairs, so the products take 2*g
+ *   calls; the batch strides must then be heads x head stride (plan refuses
+ *   other layouts).
+ * Expectation: the N^2 memory and traffic of step 00 with the products at
+ *   cuBLAS's speed; the full square is computed even when causal.
+ * Preconditions: head-dim stride 1 (the contract's), batch stride = heads x
+ *   head stride for every tensor. The block shape (bm, bn) is ignored.
+ * The cuBLAS handle is made in setup (outside every timed region, bound to
+ *   the problem's stream) and destroyed in teardown.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <cublas_v2.h>
+#include "common.cuh"
+
+/* The one check for cuBLAS calls: names the call, file and line. */
+#define CUBLAS_CHECK(call, fail)                                                          \
+    do {                                                                                  \
+        cublasStatus_t fs_st_ = (call);                                                   \
+        if (fs_st_ != CUBLAS_STATUS_SUCCESS) {                                            \
+            fprintf(stderr, "flashstudy: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, \
+                    cublasGetStatusString(fs_st_));                                       \
+            return fail;                                                                  \
+        }                                                                                 \
+    } while (0)
+
+#define WARPS 4   /* rows per softmax block, one warp each */
+
+/* Row r of the B*Hq*N rows of S: P = softmax(S) over the visible keys, fp16,
+ * zeros where masked. Three passes over the row: max, sum, write. */
+__global__ void __launch_bounds__(WARPS * 32) fs_cublas_softmax(const float *s, half *p, long long rows, int n,
+                                                                int causal)
+{
+    const long long r = (long long)blockIdx.x * WARPS + threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    if (r >= rows)
+        return;
+    const float *srow = s + r * n;
+    half *prow = p + r * n;
+    const int hi = causal ? (int)(r % n) + 1 : n;
+    float mx = -INFINITY;
+    for (int j = lane; j < hi; j += 32)
+        mx = fmaxf(mx, srow[j]);
+    for (int o = 16; o; o /= 2)
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    float sum = 0.f;
+    for (int j = lane; j < hi; j += 32)
+        sum += __expf(srow[j] - mx);
+    for (int o = 16; o; o /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    const float inv = 1.f / sum;
+    for (int j = lane; j < n; j += 32)
+        prow[j] = __float2half(j < hi ? __expf(srow[j] - mx) * inv : 0.f);
+}
+
+static size_t scores(const fs_problem *p) { return (size_t)p->batch * p->heads_q * p->seq * p->seq; }
+
+static const char *plan(const fs_problem *p, fs_plan *pl)
+{
+    if (p->q_stride[0] != p->heads_q * p->q_stride[1] || p->o_stride[0] != p->heads_q * p->o_stride[1] ||
+        p->k_stride[0] != p->heads_kv * p->k_stride[1] || p->v_stride[0] != p->heads_kv * p->v_stride[1])
+        return "needs batch strides of heads x head stride (one strided batch per query head of a group)";
+    /* A library's kernels: geometry and resources are not known here. */
+    pl->kernel = NULL;
+    pl->grid = pl->block = dim3(0, 0, 0);
+    pl->smem_dynamic = 0;
+    pl->workspace_bytes = scores(p) * (sizeof(float) + sizeof(half));
+    pl->launches = 2 * (p->heads_q / p->heads_kv) + 1;   /* if each GEMM is one kernel */
+    return NULL;
+}
+
+static int setup(fs_problem *p, char *why, size_t whylen)
+{
+    cublasHandle_t h;
+    cublasStatus_t st = cublasCreate(&h);
+    if (st == CUBLAS_STATUS_SUCCESS && (st = cublasSetStream(h, p->stream)) != CUBLAS_STATUS_SUCCESS)
+        cublasDestroy(h);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        snprintf(why, whylen, "cuBLAS: %s", cublasGetStatusString(st));
+        return -1;
+    }
+    p->state = h;
+    return 0;
+}
+
+static void teardown(fs_problem *p)
+{
+    cublasDestroy((cublasHandle_t)p->state);
+    p->state = NULL;
+}
+
+static cudaError_t launch(const fs_problem *p)
+{
+    cublasHandle_t h = (cublasHandle_t)p->state;
+    const int n = p->seq, d = p->head_dim, g = p->heads_q / p->heads_kv, batch = p->batch * p->heads_kv;
+    const long long nn = (long long)n * n;
+    float *s = (float *)p->workspace;
+    half *pm = (half *)(s + scores(p));
+    const float zero = 0.f, one = 1.f;
+    /* Column-major view: a row-major [N][D] head is a D x N matrix of leading
+     * dimension the row stride, and row-major S is S^T. S^T = K Q^T, then
+     * O^T = V^T P^T; batch item x = b*Hkv + hk, query head hk*g + r. */
+    for (int r = 0; r < g; r++)
+        CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &p->scale,
+                                                p->k, CUDA_R_16F, (int)p->k_stride[2], p->k_stride[1],
+                                                (const half *)p->q + r * p->q_stride[1], CUDA_R_16F,
+                                                (int)p->q_stride[2], g * p->q_stride[1], &zero, s + r * nn,
+                                                CUDA_R_32F, n, g * nn, batch, CUBLAS_COMPUTE_32F,
+                                                CUBLAS_GEMM_DEFAULT),
+                     cudaErrorUnknown);
+    const long long rows = (long long)scores(p) / n;
+    fs_cublas_softmax<<<(unsigned)((rows + WARPS - 1) / WARPS), WARPS * 32, 0, p->stream>>>(s, pm, rows, n,
+                                                                                          p->causal);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    for (int r = 0; r < g; r++)
+        CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one, p->v, CUDA_R_16F,
+                                                (int)p->v_stride[2], p->v_stride[1], pm + r * nn, CUDA_R_16F, n,
+                                                g * nn, &zero, (half *)p->o + r * p->o_stride[1], CUDA_R_16F,
+                                                (int)p->o_stride[2], g * p->o_stride[1], batch,
+                                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     cudaErrorUnknown);
+    return cudaGetLastError();
+}
+
+extern "C" const fs_variant fs_variant_cublas = {
+    .kind = FS_PEER,
+    .number = 0,
+    .slug = "cublas",
+    .title = "unfused: two cuBLAS strided-batched GEMMs around a row softmax kernel, S and P in device memory",
+    .change = "what a user writes first with libraries: S = scale Q K^T, softmax, O = P V",
+    .why = "the library baseline of the unfused method: how far fusion takes the chain beyond fast GEMMs",
+    .expect = "memory grows as N^2 (6 bytes per score); DRAM bytes dominated by S and P, as in step 00",
+    .target = "sm_80",
+    .stops_at_diagonal = 0,
+    .plan = plan,
+    .setup = setup,
+    .teardown = teardown,
+    .launch = launch,
+};
