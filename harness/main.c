@@ -20,7 +20,13 @@ static int cmd_list(const fs_options *o, int argc, char **argv)
     }
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        printf("%02d  %-20s %s (sm_%d+)\n", v->number, v->slug, v->title, v->min_cc);
+        char id[64];
+        fs_variant_id(v, id, sizeof id);
+        if (o->ids)
+            printf("%s\n", id);
+        else
+            printf("%-8s %-4s %-20s %s (%s)\n", id, v->kind == FS_STEP ? "step" : "peer", v->slug, v->title,
+                   v->target);
     }
     return 0;
 }

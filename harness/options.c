@@ -3,6 +3,7 @@
  * bad command line fails at once and creates nothing. */
 #include "options.h"
 #include "fail.h"
+#include "shape.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +18,8 @@
 static const struct {
     const char *name, *synopsis, *summary;
 } commands[FS_CMD_COUNT] = {
-    [FS_CMD_LIST] = {"list", "list [--markdown]", "the variants, one a line (--markdown: the README's table)"},
+    [FS_CMD_LIST] = {"list", "list [--markdown|--ids]",
+                     "the variants, one a line (--markdown: the README's table; --ids: their ids alone)"},
     [FS_CMD_METRICS] = {"metrics", "metrics [--names]", "the hardware metrics collected (--names: CUPTI names only)"},
     [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
     [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
@@ -98,6 +100,41 @@ static int set_sizes(fs_options *o, const spec *s, const char *value, char *err,
     }
 }
 
+/* --tile BMxBN or N (N x N), a comma list for `sweep`. */
+static int set_tile(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    if (o->cmd != FS_CMD_SWEEP && strchr(value, ','))
+        return fs_fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
+                       s->name, commands[o->cmd].name, value);
+    o->bm.n = o->bn.n = 0;
+    const char *item = value;
+    for (;;) {
+        size_t len = strcspn(item, ",");
+        char buf[64];
+        if (o->bm.n == FS_LIST_MAX)
+            return fs_fail(err, errlen, "%s lists more than %d values", s->name, FS_LIST_MAX);
+        if (len >= sizeof buf)
+            return fs_fail(err, errlen, "%s \"%.20s...\" is too long for a block shape", s->name, item);
+        snprintf(buf, sizeof buf, "%.*s", (int)len, item);
+        char *x = strchr(buf, 'x');
+        if (x)
+            *x = '\0';
+        int bm, bn;
+        if (!len || parse_positive(s->name, buf, &bm, err, errlen) ||
+            parse_positive(s->name, x ? x + 1 : buf, &bn, err, errlen))
+            return fs_fail(err, errlen, "%s takes BMxBN or N (N x N) of positive integers, such as 128x64 "
+                           "or 64, not \"%.*s\"", s->name, (int)len, item);
+        for (int i = 0; i < o->bm.n; i++)
+            if (o->bm.v[i] == bm && o->bn.v[i] == bn)
+                return fs_fail(err, errlen, "%s lists %dx%d twice", s->name, bm, bn);
+        o->bm.v[o->bm.n++] = bm;
+        o->bn.v[o->bn.n++] = bn;
+        if (!item[len])
+            return 0;
+        item += len + 1;
+    }
+}
+
 static int set_flag(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     *FIELD(o, s, int) = s->arg;
@@ -169,9 +206,13 @@ static int set_variants(fs_options *o, const spec *s, const char *value, char *e
         const fs_variant *v = *item ? fs_variant_find(item) : NULL;
         if (!v) {
             size_t at = (size_t)snprintf(err, errlen, "%s: unknown variant \"%s\" (valid:", s->name, item);
-            for (int i = 0; i < fs_variant_count && at < errlen; i++)
-                at += (size_t)snprintf(err + at, errlen - at, " %02d %s%s", fs_variants[i]->number,
-                                       fs_variants[i]->slug, i + 1 < fs_variant_count ? "," : ")");
+            for (int i = 0; i < fs_variant_count && at < errlen; i++) {
+                char id[64];
+                const fs_variant *w = fs_variants[i];
+                fs_variant_id(w, id, sizeof id);
+                at += (size_t)snprintf(err + at, errlen - at, " %s%s%s%s", id, w->kind == FS_STEP ? " " : "",
+                                       w->kind == FS_STEP ? w->slug : "", i + 1 < fs_variant_count ? "," : ")");
+            }
             rc = -1;
             goto done;
         }
@@ -254,15 +295,17 @@ static int set_metrics(fs_options *o, const spec *s, const char *value, char *er
 #define AT(f) offsetof(fs_options, f)
 
 static const spec specs[] = {
-    {"--batch", "N", STUDY, set_sizes, AT(batch), 0, "batch size (default 2)"},
-    {"--seq", "N", STUDY, set_sizes, AT(seq), 0, "sequence length, queries and keys (default 1024)"},
-    {"--heads-q", "N", STUDY, set_sizes, AT(heads_q), 0, "query heads (default 16)"},
-    {"--heads-kv", "N", STUDY, set_sizes, AT(heads_kv), 0, "key/value heads, dividing --heads-q (default 8)"},
-    {"--head-dim", "D", STUDY, set_sizes, AT(head_dim), 0, "head dimension: 64 or 128 (default 128)"},
-    {"--tile", "N", STUDY, set_sizes, AT(tile), 0, "query and key rows per block step: 32, 64 or 128 (default 32)"},
-    {"--causal", NULL, STUDY, set_flag, AT(causal), 1, "causal mask (the default)"},
+    {"--batch", "N", STUDY, set_sizes, AT(batch), 0, "batch size"},
+    {"--seq", "N", STUDY, set_sizes, AT(seq), 0, "sequence length, queries and keys"},
+    {"--heads-q", "N", STUDY, set_sizes, AT(heads_q), 0, "query heads"},
+    {"--heads-kv", "N", STUDY, set_sizes, AT(heads_kv), 0, "key/value heads, dividing --heads-q"},
+    {"--head-dim", "D", STUDY, set_sizes, AT(head_dim), 0, "head dimension"},
+    {"--tile", "BMxBN|N", STUDY, set_tile, 0, 0,
+     "block shape: query rows per block x key rows per step; N means NxN"},
+    {"--causal", NULL, STUDY, set_flag, AT(causal), 1, "causal mask"},
     {"--no-causal", NULL, STUDY, set_flag, AT(causal), 0, "no mask"},
-    {"--variants", "LIST", STUDY, set_variants, 0, 0, "numbers or slugs, comma-separated (default: all)"},
+    {"--variants", "LIST", STUDY, set_variants, 0, 0,
+     "ids (step numbers, peer slugs) or slugs, comma-separated (default: every step and every peer)"},
     {"--reps", "N", STUDY, set_reps, AT(reps), 0, "minimum timed repetitions (default 30, at most 2000)"},
     {"--mode", "cold|hot", STUDY, set_mode, 0, 0, "cold: flush the L2 before every repetition (default)"},
     {"--time-budget", "SECONDS", STUDY, set_seconds, AT(time_budget), 0,
@@ -275,6 +318,7 @@ static const spec specs[] = {
     {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
      "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
     {"--markdown", NULL, C(LIST), set_flag, AT(markdown), 1, "list: a markdown table"},
+    {"--ids", NULL, C(LIST), set_flag, AT(ids), 1, "list: one id a line, for scripts"},
     {"--names", NULL, C(METRICS), set_flag, AT(names), 1, "metrics: one CUPTI name a line"},
     {"--readme", NULL, C(REPORT), set_flag, AT(readme), 1,
      "report: print the README's two tables (variants; the run's steps) instead of the report"},
@@ -286,7 +330,11 @@ void fs_usage(FILE *f)
     fprintf(f, "usage: flashstudy COMMAND [options]   (--help, --version)\n\ncommands:\n");
     for (int c = 0; c < FS_CMD_COUNT; c++)
         fprintf(f, "  %-34s %s\n", commands[c].synopsis, commands[c].summary);
-    fprintf(f, "\noptions of run and sweep (sweep: the size options and --tile take comma lists):\n");
+    fprintf(f, "\noptions of run and sweep (sweep: the size options and --tile take comma lists; the defaults "
+               "are the log's configuration: --batch %d --seq %d --heads-q %d --heads-kv %d --head-dim %d "
+               "--%scausal --tile %dx%d):\n", fs_log_shape.batch, fs_log_shape.seq, fs_log_shape.heads_q,
+            fs_log_shape.heads_kv, fs_log_shape.head_dim, fs_log_shape.causal ? "" : "no-", fs_log_shape.bm,
+            fs_log_shape.bn);
     for (int i = 0; i < NSPECS; i++) {
         char flag[48];
         snprintf(flag, sizeof flag, "%s%s%s", specs[i].name, specs[i].metavar ? " " : "",
@@ -335,12 +383,6 @@ static int check_out(const fs_options *o, char *err, size_t errlen)
 
 static int check_study(const fs_options *o, char *err, size_t errlen)
 {
-    for (int i = 0; i < o->head_dim.n; i++)
-        if (o->head_dim.v[i] != 64 && o->head_dim.v[i] != 128)
-            return fs_fail(err, errlen, "--head-dim %d is not supported (supported: 64, 128)", o->head_dim.v[i]);
-    for (int i = 0; i < o->tile.n; i++)
-        if (o->tile.v[i] != 32 && o->tile.v[i] != 64 && o->tile.v[i] != 128)
-            return fs_fail(err, errlen, "--tile %d is not supported (supported: 32, 64, 128)", o->tile.v[i]);
     for (int i = 0; i < o->heads_q.n; i++)
         for (int j = 0; j < o->heads_kv.n; j++)
             if (o->heads_q.v[i] % o->heads_kv.v[j])
@@ -351,12 +393,14 @@ static int check_study(const fs_options *o, char *err, size_t errlen)
      * whose q tensor alone would pass 2^44 bytes (16 TiB). */
     for (int b = 0; b < o->batch.n; b++)
         for (int h = 0; h < o->heads_q.n; h++)
-            for (int n = 0; n < o->seq.n; n++) {
-                double bytes = 2.0 * o->batch.v[b] * o->heads_q.v[h] * o->seq.v[n] * 128;
-                if (bytes > 17592186044416.0)
-                    return fs_fail(err, errlen, "--batch %d --heads-q %d --seq %d: the query tensor alone would "
-                                "take %.3g TB", o->batch.v[b], o->heads_q.v[h], o->seq.v[n], bytes / 1e12);
-            }
+            for (int n = 0; n < o->seq.n; n++)
+                for (int d = 0; d < o->head_dim.n; d++) {
+                    double bytes = 2.0 * o->batch.v[b] * o->heads_q.v[h] * o->seq.v[n] * o->head_dim.v[d];
+                    if (bytes > 17592186044416.0)
+                        return fs_fail(err, errlen, "--batch %d --heads-q %d --seq %d --head-dim %d: the query "
+                                       "tensor alone would take %.3g TB", o->batch.v[b], o->heads_q.v[h],
+                                       o->seq.v[n], o->head_dim.v[d], bytes / 1e12);
+                }
     if (o->nmetrics && o->no_profile)
         return fs_fail(err, errlen, "--metrics and --no-profile contradict each other: counters are collected only "
                     "when profiling");
@@ -367,13 +411,14 @@ static void set_defaults(fs_options *o, fs_command cmd)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
-    o->batch = (fs_ints){1, {2}};
-    o->seq = (fs_ints){1, {1024}};
-    o->heads_q = (fs_ints){1, {16}};
-    o->heads_kv = (fs_ints){1, {8}};
-    o->head_dim = (fs_ints){1, {128}};
-    o->tile = (fs_ints){1, {32}};
-    o->causal = 1;
+    o->batch = (fs_ints){1, {fs_log_shape.batch}};
+    o->seq = (fs_ints){1, {fs_log_shape.seq}};
+    o->heads_q = (fs_ints){1, {fs_log_shape.heads_q}};
+    o->heads_kv = (fs_ints){1, {fs_log_shape.heads_kv}};
+    o->head_dim = (fs_ints){1, {fs_log_shape.head_dim}};
+    o->bm = (fs_ints){1, {fs_log_shape.bm}};
+    o->bn = (fs_ints){1, {fs_log_shape.bn}};
+    o->causal = fs_log_shape.causal;
     o->reps = 30;
     o->seed = 1;
     o->time_budget = 2.0;
@@ -421,6 +466,8 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
     }
     if (cmd == FS_CMD_COMPARE && o->nargs != 2)
         return fs_fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
+    if (o->markdown && o->ids)
+        return fs_fail(err, errlen, "--markdown and --ids are two different listings: choose one");
     if (o->readme && o->out)
         return fs_fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
     return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;

@@ -29,7 +29,8 @@ typedef struct {
 typedef struct {
     fs_command cmd;
     /* run, sweep */
-    fs_ints batch, seq, heads_q, heads_kv, head_dim, tile;
+    fs_ints batch, seq, heads_q, heads_kv, head_dim;
+    fs_ints bm, bn;               /* --tile: the block shapes, pairwise */
     int causal;
     const fs_variant **variants;  /* registry order, no repeats */
     int nvariants;
@@ -43,8 +44,8 @@ typedef struct {
     double time_budget;           /* seconds per variant and configuration */
     /* run, sweep: the run folder; report: the markdown file; plots: the folder */
     const char *out;
-    /* list --markdown, metrics --names, report --readme */
-    int markdown, names, readme;
+    /* list --markdown, list --ids, metrics --names, report --readme */
+    int markdown, ids, names, readme;
     /* report [RUN], compare RUN_A RUN_B, plots [RUN] */
     const char *args[2];
     int nargs;
@@ -55,8 +56,9 @@ int fs_command_find(const char *name);
 const char *fs_command_name(fs_command cmd);
 
 /* Parses the arguments after the command name (argv[0] is the first option)
- * and checks them: sizes, supported head dims and tiles, GQA divisibility,
- * variant names, metric names' spelling, --out. Returns 0, or -1 with one
+ * and checks them: positive sizes, GQA divisibility, sizes that overflow,
+ * variant names, metric names' spelling, --out. Which shapes a variant
+ * supports is its own plan()'s to say, row by row. Returns 0, or -1 with one
  * sentence naming the option and the problem in err. Free with
  * fs_options_free either way. */
 int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char *err, size_t errlen);

@@ -5,8 +5,9 @@
 #define FS_RESULTS_H
 
 #define FS_RESULT_COLUMNS(X)                                                                  \
-    X(VARIANT, "variant", "step number in the optimisation log")                              \
+    X(VARIANT, "variant", "the variant's id: a step's number (\"08\"), a peer's slug (\"cublas\")") \
     X(SLUG, "slug", "variant name")                                                           \
+    X(KIND, "kind", "step: a step of the chain; peer: a production kernel measured the same way") \
     X(STATUS, "status", "ok, failed (validation, launch or resources) or skipped")            \
     X(REASON, "reason", "why a variant failed or was skipped")                                \
     X(MODE, "mode", "cold: L2 flushed before every timed repetition and profiled pass; hot: not") \
@@ -16,8 +17,9 @@
     X(HEADS_KV, "heads_kv", "key/value heads (GQA groups = heads_q / heads_kv)")              \
     X(HEAD_DIM, "head_dim", "head dimension D")                                               \
     X(CAUSAL, "causal", "1: causal mask")                                                     \
-    X(TILE, "tile", "BM = BN, query and key rows per block step")                             \
-    X(GRID_BLOCKS, "grid_blocks", "thread blocks in the main kernel's grid")                  \
+    X(BM, "bm", "BM, the block shape asked for: query rows per block")                         \
+    X(BN, "bn", "BN, the block shape asked for: key rows per step of the key loop")            \
+    X(GRID_BLOCKS, "grid_blocks", "thread blocks in the main kernel's grid (empty for a library)")                  \
     X(THREADS, "threads_per_block", "threads per block of the main kernel")                   \
     X(REGISTERS, "registers", "registers per thread (cudaFuncGetAttributes)")                 \
     X(SMEM_STATIC, "smem_static_bytes", "static shared memory per block")                     \

@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "model.h"
 #include "results.h"
+#include "shape.h"
 #include "table.h"
 #include "validate.h"
 
@@ -56,7 +57,7 @@ typedef struct {
     char dir[2048], csv[2100];
     fs_table results;
     uint64_t validations;          /* makes every validation's seed fresh */
-    int lost_after;                /* the variant after which the context died, or -1 */
+    char lost_after[64];           /* the variant after which the context died, or "" */
     int failed;
 } study;
 
@@ -305,7 +306,7 @@ static int fail_row(study *s, const fs_variant *v, char **row, const char *fmt, 
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     if (context_lost()) {
-        s->lost_after = v->number;
+        fs_variant_id(v, s->lost_after, sizeof s->lost_after);
         cell(row, FS_COL_REASON, "%s (the CUDA context is lost)", why);
     } else {
         cell(row, FS_COL_REASON, "%s", why);
@@ -480,8 +481,16 @@ static const char *occupancy_limiter(const fs_device *d, const struct cudaFuncAt
     return names[first];
 }
 
-static int static_resources(const study *s, const fs_plan *pl, char **row)
+/* The launch geometry and static resources of the plan's kernel. A library
+ * peer's plan has no kernel: these cells stay empty here, for CUPTI's kernel
+ * records to fill. Returns 0, or -1 when a CUDA query failed. */
+static int kernel_cells(const study *s, const fs_plan *pl, char **row)
 {
+    if (!pl->kernel)
+        return 0;
+    cell(row, FS_COL_GRID_BLOCKS, "%u", pl->grid.x * pl->grid.y * pl->grid.z);
+    cell(row, FS_COL_THREADS, "%u", pl->block.x * pl->block.y * pl->block.z);
+    cell(row, FS_COL_SMEM_DYNAMIC, "%zu", pl->smem_dynamic);
     struct cudaFuncAttributes a;
     CUDA_CHECK(cudaFuncGetAttributes(&a, pl->kernel), -1);
     const int threads = (int)(pl->block.x * pl->block.y * pl->block.z);
@@ -534,7 +543,7 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     cell(row, FS_COL_MAX_ABS_ERR, "%.3g", cmp.max_abs_err);
     cell(row, FS_COL_REL_L2_ERR, "%.3g", cmp.rel_l2_err);
     cell(row, FS_COL_MISMATCHES, "%zu", cmp.mismatches);
-    if (static_resources(s, pl, row))
+    if (kernel_cells(s, pl, row))
         return fail_row(s, v, row, "cudaFuncGetAttributes or the occupancy query failed");
     if (!valid)
         return fail_row(s, v, row, "validation: %zu of %zu elements outside atol+rtol|ref|, max abs err %.3g",
@@ -573,55 +582,53 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     return ROW_DONE;
 }
 
-typedef struct {
-    int batch, heads_q, heads_kv, head_dim, seq, tile;
-} config;
-
-static int run_variant(study *s, const config *c, const fs_variant *v, char **row)
+static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **row)
 {
     const fs_options *o = s->o;
-    cell(row, FS_COL_VARIANT, "%d", v->number);
+    char id[64];
+    cell(row, FS_COL_VARIANT, "%s", fs_variant_id(v, id, sizeof id));
     cell(row, FS_COL_SLUG, "%s", v->slug);
+    cell(row, FS_COL_KIND, "%s", v->kind == FS_STEP ? "step" : "peer");
     cell(row, FS_COL_MODE, "%s", o->hot ? "hot" : "cold");
     cell(row, FS_COL_BATCH, "%d", c->batch);
     cell(row, FS_COL_SEQ, "%d", c->seq);
     cell(row, FS_COL_HEADS_Q, "%d", c->heads_q);
     cell(row, FS_COL_HEADS_KV, "%d", c->heads_kv);
     cell(row, FS_COL_HEAD_DIM, "%d", c->head_dim);
-    cell(row, FS_COL_CAUSAL, "%d", o->causal);
-    cell(row, FS_COL_TILE, "%d", c->tile);
-    if (s->lost_after >= 0) {
+    cell(row, FS_COL_CAUSAL, "%d", c->causal);
+    cell(row, FS_COL_BM, "%d", c->bm);
+    cell(row, FS_COL_BN, "%d", c->bn);
+    if (s->lost_after[0]) {
         cell(row, FS_COL_STATUS, "failed");
-        cell(row, FS_COL_REASON, "not run: the CUDA context was lost after variant %02d", s->lost_after);
+        cell(row, FS_COL_REASON, "not run: the CUDA context was lost after variant %s", s->lost_after);
         return ROW_DONE;
     }
 
     fs_problem p;
     fs_plan pl = {0};
-    fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, o->causal, c->tile);
+    fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
     const char *refusal = v->plan(&p, &pl);
-    if (refusal)
-        return skip_row(row, refusal);
-    cell(row, FS_COL_GRID_BLOCKS, "%u", pl.grid.x * pl.grid.y * pl.grid.z);
-    cell(row, FS_COL_THREADS, "%u", pl.block.x * pl.block.y * pl.block.z);
-    cell(row, FS_COL_SMEM_DYNAMIC, "%zu", pl.smem_dynamic);
-    if (s->dev.cc < v->min_cc) {
-        char why[160];
-        snprintf(why, sizeof why, "needs compute capability %d.%d; this GPU has %d.%d", v->min_cc / 10,
-                 v->min_cc % 10, s->dev.cc / 10, s->dev.cc % 10);
-        return skip_row(row, why);
-    }
     char why[512];
+    if (refusal || (refusal = fs_target_refusal(v, s->dev.cc, why, sizeof why)))
+        return skip_row(row, refusal);
     size_t taken;
     if (fs_problem_alloc(&p, pl.workspace_bytes, &taken, why, sizeof why))
         return skip_row(row, why);
     cell(row, FS_COL_PEAK_MEM, "%zu", taken);
 
-    char range[64];
-    snprintf(range, sizeof range, "%02d_%s", v->number, v->slug);
-    nvtxRangePushA(range);
-    int outcome = measure(s, v, &p, &pl, row);
-    nvtxRangePop();
+    /* Plans, handles and function attributes, outside every timed region. */
+    int outcome, set = fs_variant_setup(v, &p, why, sizeof why);
+    if (set > 0) {
+        outcome = skip_row(row, why);
+    } else if (set < 0) {
+        outcome = fail_row(s, v, row, "setup: %s", why);
+    } else {
+        char range[96];
+        nvtxRangePushA(fs_variant_label(v, range, sizeof range));
+        outcome = measure(s, v, &p, &pl, row);
+        nvtxRangePop();
+        fs_variant_teardown(v, &p);
+    }
     fs_problem_free(&p);
     return outcome;
 }
@@ -629,7 +636,8 @@ static int run_variant(study *s, const config *c, const fs_variant *v, char **ro
 static void progress(const study *s, const fs_variant *v, char **row)
 {
     const char *status = row[FS_COL_STATUS], *reason = row[FS_COL_REASON];
-    printf("[%02d %s] %s", v->number, v->slug, strcmp(status, "failed") ? status : "FAILED");
+    char label[96];
+    printf("[%s] %s", fs_variant_label(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
     if (!strcmp(status, "ok"))
         printf("  %.1f us  %.1f TFLOP/s  rel_l2 %.1e", atof(row[FS_COL_TIME_MEDIAN]) * 1e6,
                atof(row[FS_COL_FLOP_PER_S]) * 1e-12, atof(row[FS_COL_REL_L2_ERR]));
@@ -675,12 +683,13 @@ static int study_loop(study *s)
     for (int hq = 0; hq < o->heads_q.n; hq++)
     for (int hkv = 0; hkv < o->heads_kv.n; hkv++)
     for (int d = 0; d < o->head_dim.n; d++)
-    for (int t = 0; t < o->tile.n; t++)
+    for (int t = 0; t < o->bm.n; t++)
     for (int n = 0; n < o->seq.n; n++) {
-        const config c = {o->batch.v[b], o->heads_q.v[hq], o->heads_kv.v[hkv], o->head_dim.v[d],
-                          o->seq.v[n], o->tile.v[t]};
-        printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s tile %d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
-               c.head_dim, o->causal ? "causal" : "non-causal", c.tile, o->hot ? "hot" : "cold");
+        const fs_shape c = {.batch = o->batch.v[b], .seq = o->seq.v[n], .heads_q = o->heads_q.v[hq],
+                            .heads_kv = o->heads_kv.v[hkv], .head_dim = o->head_dim.v[d], .causal = o->causal,
+                            .bm = o->bm.v[t], .bn = o->bn.v[t]};
+        printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s %dx%d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
+               c.head_dim, c.causal ? "causal" : "non-causal", c.bm, c.bn, o->hot ? "hot" : "cold");
         for (int i = 0; i < o->nvariants; i++) {
             if (interrupted || run_variant(s, &c, o->variants[i], row) == ROW_INTERRUPTED) {
                 rc = 1;
@@ -739,7 +748,7 @@ static int prepare_device(study *s)
 
 int fs_study(const fs_options *o, int argc, char **argv)
 {
-    study s = {.o = o, .lost_after = -1};
+    study s = {.o = o};
     run_info info = {0};
     char why[512];
 
@@ -806,8 +815,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
         printf("interrupted: %d rows written to %s\n", s.results.nrows, s.csv);
     else if (!loop)
         printf("%d rows written to %s\n", s.results.nrows, s.csv);
-    if (s.lost_after >= 0)
-        fprintf(stderr, "flashstudy: the CUDA context was lost after variant %02d: the remaining variants were "
+    if (s.lost_after[0])
+        fprintf(stderr, "flashstudy: the CUDA context was lost after variant %s: the remaining variants were "
                         "not run\n", s.lost_after);
 
     fs_table_free(&s.results);
@@ -816,5 +825,5 @@ int fs_study(const fs_options *o, int argc, char **argv)
     cudaFree(s.flush);
     if (loop > 0)
         return 130;
-    return loop < 0 || device_failed || s.failed || s.lost_after >= 0 ? 1 : 0;
+    return loop < 0 || device_failed || s.failed || s.lost_after[0] ? 1 : 0;
 }

@@ -32,7 +32,7 @@ static size_t o_elems(const fs_problem *p) { return extent(p->o_stride, p->batch
 static size_t out_elems(const fs_problem *p) { return (size_t)p->batch * p->heads_q * p->seq * p->head_dim; }
 
 void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int seq,
-                     int head_dim, int causal, int tile)
+                     int head_dim, int causal, int bm, int bn)
 {
     memset(p, 0, sizeof *p);
     p->batch = batch;
@@ -41,7 +41,8 @@ void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int se
     p->seq = seq;
     p->head_dim = head_dim;
     p->causal = causal;
-    p->tile = tile;
+    p->bm = bm;
+    p->bn = bn;
     p->scale = 1.0f / sqrtf((float)head_dim);
     long long sq[3] = {(long long)heads_q * seq * head_dim, (long long)seq * head_dim, head_dim};
     long long skv[3] = {(long long)heads_kv * seq * head_dim, (long long)seq * head_dim, head_dim};
@@ -49,6 +50,39 @@ void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int se
     memcpy(p->o_stride, sq, sizeof sq);
     memcpy(p->k_stride, skv, sizeof skv);
     memcpy(p->v_stride, skv, sizeof skv);
+}
+
+const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len)
+{
+    int need = 0;
+    char arch = '\0';
+    sscanf(v->target, "sm_%d%c", &need, &arch);
+    if (arch == 'a' ? cc == need : cc >= need)
+        return NULL;
+    snprintf(buf, len, "needs %s", v->target);
+    return buf;
+}
+
+const char *fs_variant_label(const fs_variant *v, char *buf, size_t len)
+{
+    if (v->kind == FS_STEP)
+        snprintf(buf, len, "%02d_%s", v->number, v->slug);
+    else
+        snprintf(buf, len, "%s", v->slug);
+    return buf;
+}
+
+int fs_variant_setup(const fs_variant *v, fs_problem *p, char *why, size_t whylen)
+{
+    p->state = NULL;
+    return v->setup ? v->setup(p, why, whylen) : 0;
+}
+
+void fs_variant_teardown(const fs_variant *v, fs_problem *p)
+{
+    if (v->teardown)
+        v->teardown(p);
+    p->state = NULL;
 }
 
 /* Refuses before allocating when bytes exceed free device memory; *free_b
@@ -230,7 +264,7 @@ int fs_validate(const fs_variant *v, const fs_problem *p, uint64_t seed, fs_comp
         return -1;
     *ref_kind = in.ref_kind;
     char label[96];
-    snprintf(label, sizeof label, "%02d_%s", v->number, v->slug);
+    fs_variant_label(v, label, sizeof label);
     int rc = fs_inputs_check(&in, v, p, c, 5, label, why, whylen);
     fs_inputs_free(&in);
     return rc;

@@ -6,9 +6,23 @@
 #include <stdint.h>
 #include "reference.h"
 
-/* Shapes, causal, tile, scale 1/sqrt(D) and contiguous strides; no memory. */
+/* Shapes, causal, block shape, scale 1/sqrt(D) and contiguous strides; no memory. */
 void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int seq,
-                     int head_dim, int causal, int tile);
+                     int head_dim, int causal, int bm, int bn);
+
+/* Why v cannot run on a GPU of compute capability cc (major*10+minor):
+ * "needs sm_90a" (built for 9.0 alone) or "needs sm_80", written to buf; NULL
+ * when it can. */
+const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len);
+
+/* "03_causal_skip" for a step, "cublas" for a peer: NVTX ranges, messages. */
+const char *fs_variant_label(const fs_variant *v, char *buf, size_t len);
+
+/* v's setup for the allocated p, where v has one: 0, 1 when v cannot run
+ * here (skip the row: why says why), -1 with why. fs_variant_teardown undoes
+ * it; both are called outside every timed and profiled region. */
+int fs_variant_setup(const fs_variant *v, fs_problem *p, char *why, size_t whylen);
+void fs_variant_teardown(const fs_variant *v, fs_problem *p);
 
 /* Allocates q, k, v, o and workspace_bytes of workspace on the current device
  * after checking that they fit in free memory; *taken gets the device memory
