@@ -391,6 +391,46 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
 static int chart_sweep_time(chart_ctx *c) { return sweep(c, "sweep_time.dat", FSR_TIME, 1); }
 static int chart_sweep_mem(chart_ctx *c) { return sweep(c, "sweep_mem.dat", FSR_PEAK_MEM, 0); }
 
+/* The chain's fastest step at each N beside the peers this run measured. */
+static int chart_sweep_peers(chart_ctx *c)
+{
+    const fsr_run *r = c->r;
+    int cfgs[256], nc = fsr_seq_sweep(r, r->primary, cfgs, 256), peers[16];
+    int np = fsr_peer_rows(r, r->primary, peers, 16);
+    if (nc < 2 || !np) {
+        snprintf(c->skip, sizeof c->skip, nc < 2 ? "not a sweep over N (one sequence length)" : "no peer in the run");
+        return 0;
+    }
+    char l[160], v[512], id[256];
+    fsr_config_label_except(&r->cfgs[r->primary], 1 << FSR_F_SEQ, l, sizeof l);
+    fsr_swept_values(r, 1 << FSR_F_SEQ, v, sizeof v);
+    snprintf(c->config, sizeof c->config, "%s, swept: %s", l, v);
+    FILE *f = dat_open(c, "sweep_peers.dat", "time (µs) of the fastest step and of each peer");
+    if (!f)
+        return -1;
+    fprintf(f, "N \"fastest step\"");
+    for (int i = 0; i < np; i++)
+        fprintf(f, " \"%s (peer)\"", fsr_cell(r, peers[i], "slug"));
+    fputc('\n', f);
+    for (int k = 0; k < nc; k++) {
+        int rows[MAX_ROWS], n = fsr_rows(r, cfgs[k], rows, MAX_ROWS);
+        double best = NAN;
+        for (int i = 0; i < n; i++)
+            if (fsr_ok(r, rows[i]) && !(fsr_value(r, rows[i], FSR_TIME) >= best))
+                best = fsr_value(r, rows[i], FSR_TIME);
+        fprintf(f, "%d", r->cfgs[cfgs[k]].seq);
+        put_num(f, best);
+        for (int i = 0; i < np; i++) {
+            int j = fsr_find_id(r, cfgs[k], fsr_id(r, peers[i], id, sizeof id));
+            put_num(f, j >= 0 && fsr_ok(r, j) ? fsr_value(r, j, FSR_TIME) : NAN);
+        }
+        fputc('\n', f);
+    }
+    var(c, "data", "sweep_peers.dat");
+    num_var(c, "ncols", 2 + np);
+    return dat_close(c, f, "sweep_peers.dat") ? -1 : 1;
+}
+
 static const struct {
     const char *name;      /* plots/<name>.gp; output <name>.png, <name>.svg */
     const char *what;
@@ -406,6 +446,7 @@ static const struct {
     {"seed", "our time change per step against document 000's", chart_seed},
     {"sweep_time", "time against N", chart_sweep_time},
     {"sweep_mem", "peak memory against N", chart_sweep_mem},
+    {"sweep_peers", "the fastest step and the peers against N", chart_sweep_peers},
 };
 #define NCHARTS ((int)(sizeof charts / sizeof charts[0]))
 

@@ -527,12 +527,12 @@ static void failed_section(FILE *f, const fsr_run *r)
     fprintf(f, any ? "\n" : "None: every variant ran and validated at every configuration.\n\n");
 }
 
-/* The fastest variant measured ok at cfg; -1 if none. */
+/* The fastest step measured ok at cfg; -1 if none. */
 static int fastest(const fsr_run *r, int cfg)
 {
     int best = -1;
     for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == cfg && fsr_ok(r, i) && !isnan(fsr_value(r, i, FSR_TIME)) &&
+        if (r->cfg_of_row[i] == cfg && !fsr_is_peer(r, i) && fsr_ok(r, i) && !isnan(fsr_value(r, i, FSR_TIME)) &&
             (best < 0 || fsr_value(r, i, FSR_TIME) < fsr_value(r, best, FSR_TIME)))
             best = i;
     return best;
@@ -599,7 +599,7 @@ static void sass_section(FILE *f, const fsr_run *r)
     snprintf(path, sizeof path, "%s/sass.txt", r->dir);
     fprintf(f, "## Static instruction mix (%s)\n\n", arch);
     fss_mix mix[MAX_MIX];
-    int n = fss_read(path, arch, r->cfgs[r->primary].tile, r->cfgs[r->primary].head_dim, mix, MAX_MIX, archs,
+    int n = fss_read(path, arch, r->cfgs[r->primary].bm, r->cfgs[r->primary].head_dim, mix, MAX_MIX, archs,
                      sizeof archs);
     if (n < 0) {
         fprintf(f, "No sass.txt in this run folder: no instruction mix (it is written by "
@@ -612,9 +612,9 @@ static void sass_section(FILE *f, const fsr_run *r)
         return;
     }
     fprintf(f, "Instructions in the machine code (static counts, not executed counts) of each variant's "
-               "kernels for %s; of a kernel template, the instance for tile %d and head dim %d. Integer: IMAD, "
+               "kernels for %s; of a kernel template, the instance for BM = BN = %d and head dim %d. Integer: IMAD, "
                "IADD3, LEA, SHF, LOP3, ISETP, SEL, PRMT and their uniform forms; MMA: HMMA and HGMMA.\n\n",
-            arch, r->cfgs[r->primary].tile, r->cfgs[r->primary].head_dim);
+            arch, r->cfgs[r->primary].bm, r->cfgs[r->primary].head_dim);
     const char *h[2 + FSS_COUNT] = {"variant", "kernels"};
     for (int c = 0; c < FSS_COUNT; c++)
         h[2 + c] = fss_names[c];
@@ -746,10 +746,12 @@ static void glossary_section(FILE *f, const fsr_run *r)
 
 void fs_variants_markdown(FILE *f)
 {
-    fprintf(f, "| step | variant | what it does | needs |\n| ---: | --- | --- | --- |\n");
+    fprintf(f, "| id | kind | variant | what it does | target |\n| ---: | --- | --- | --- | --- |\n");
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        fprintf(f, "| %02d | `%s` | %s | sm_%d |\n", v->number, v->slug, v->title, v->min_cc);
+        char id[64];
+        fprintf(f, "| %s | %s | `%s` | %s | %s |\n", fs_variant_id(v, id, sizeof id),
+                v->kind == FS_STEP ? "step" : "peer", v->slug, v->title, v->target);
     }
 }
 
@@ -793,9 +795,12 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
     if (!fsr_is_seed_config(&r.cfgs[r.primary])) {
+        char l[160];
+        fsr_config log = fsr_log_config();
+        fsr_config_label_except(&log, 1 << FSR_F_MODE, l, sizeof l);
         fsr_free(&r);
-        return fs_fail(err, errlen, "run %s has no row at document 000's configuration (B=2 N=1024 Hq=16 Hkv=8 "
-                    "D=128 causal tile 32): no step table for the README", run_dir);
+        return fs_fail(err, errlen, "run %s has no row at document 000's configuration (%s): no step table "
+                       "for the README", run_dir, l);
     }
     if (load_seed(&seed, err, errlen)) {
         fsr_free(&r);
@@ -827,6 +832,7 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
     steps_section(f, r, seed);
     failed_section(f, r);
     sweep_section(f, r, peers);
+    fsr_peers_section(f, r);
     peers_section(f, r, peers);
     sass_section(f, r);
     glossary_section(f, r);
@@ -868,8 +874,9 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
 /* The row of q with p's row i's variant and configuration; -1 if none. */
 static int match(const fsr_run *p, int i, const fsr_run *q)
 {
+    char a[256], b[256];
     for (int k = 0; k < q->res.nrows; k++)
-        if (fsr_number(p, i) == fsr_number(q, k) &&
+        if (!strcmp(fsr_id(p, i, a, sizeof a), fsr_id(q, k, b, sizeof b)) &&
             fsr_same_config(&p->cfgs[p->cfg_of_row[i]], &q->cfgs[q->cfg_of_row[k]]))
             return k;
     return -1;

@@ -44,29 +44,47 @@ static int cell_int(const fs_table *t, int row, const char *col)
     return isnan(x) ? -1 : (int)x;
 }
 
+/* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`. */
+static int shape_cell(const fs_table *t, int row, const char *col)
+{
+    return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? cell_int(t, row, "tile")
+                                                                                   : cell_int(t, row, col);
+}
+
 static void row_config(const fs_table *t, int row, fsr_config *c)
 {
     snprintf(c->mode, sizeof c->mode, "%s", fs_table_get(t, row, "mode"));
-    c->batch = cell_int(t, row, "batch");
-    c->seq = cell_int(t, row, "seq");
-    c->heads_q = cell_int(t, row, "heads_q");
-    c->heads_kv = cell_int(t, row, "heads_kv");
-    c->head_dim = cell_int(t, row, "head_dim");
-    c->causal = cell_int(t, row, "causal");
-    c->tile = cell_int(t, row, "tile");
+#define FSR_READ(field, column, log) c->field = shape_cell(t, row, column);
+    FS_SHAPE_FIELDS(FSR_READ)
+#undef FSR_READ
+}
+
+static fs_shape shape_of(const fsr_config *c)
+{
+#define FSR_COPY(field, column, log) .field = c->field,
+    return (fs_shape){FS_SHAPE_FIELDS(FSR_COPY)};
+#undef FSR_COPY
 }
 
 int fsr_same_config(const fsr_config *a, const fsr_config *b)
 {
-    return !strcmp(a->mode, b->mode) && a->batch == b->batch && a->seq == b->seq &&
-           a->heads_q == b->heads_q && a->heads_kv == b->heads_kv && a->head_dim == b->head_dim &&
-           a->causal == b->causal && a->tile == b->tile;
+    fs_shape x = shape_of(a), y = shape_of(b);
+    return !strcmp(a->mode, b->mode) && fs_shape_equal(&x, &y);
 }
 
 int fsr_is_seed_config(const fsr_config *c)
 {
-    return c->batch == 2 && c->seq == 1024 && c->heads_q == 16 && c->heads_kv == 8 &&
-           c->head_dim == 128 && c->causal == 1 && c->tile == 32;
+    fs_shape x = shape_of(c);
+    return fs_shape_equal(&x, &fs_log_shape);
+}
+
+fsr_config fsr_log_config(void)
+{
+    fsr_config c = {.mode = "cold"};
+#define FSR_LOG(field, column, log) c.field = fs_log_shape.field;
+    FS_SHAPE_FIELDS(FSR_LOG)
+#undef FSR_LOG
+    return c;
 }
 
 static void resolve_roles(fsr_run *r)
@@ -108,8 +126,10 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/results.csv", r->dir);
     if (fs_table_read(path, 1, &r->res, err, errlen))
         return -1;
+    const int old_layout = fs_table_col(&r->res, "tile") >= 0;
     for (int c = 0; c < FS_COL_COUNT; c++)
-        if (fs_table_col(&r->res, fs_result_columns[c].name) < 0) {
+        if (fs_table_col(&r->res, fs_result_columns[c].name) < 0 &&
+            !(old_layout && (c == FS_COL_KIND || c == FS_COL_BM || c == FS_COL_BN))) {
             fs_table_free(&r->res);
             return fs_fail(err, errlen, "%s lacks the column \"%s\" (%s); it was not written by "
                         "this version of flashstudy", path, fs_result_columns[c].name,
@@ -135,7 +155,8 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
 
     r->cfg_of_row = malloc(sizeof *r->cfg_of_row * r->res.nrows);
     r->cfgs = malloc(sizeof *r->cfgs * r->res.nrows);
-    if (!r->cfg_of_row || !r->cfgs) {
+    r->peer = malloc(r->res.nrows);
+    if (!r->cfg_of_row || !r->cfgs || !r->peer) {
         fsr_free(r);
         return fs_fail(err, errlen, "out of memory");
     }
@@ -143,11 +164,16 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     for (int i = 0; i < r->res.nrows; i++) {
         fsr_config c;
         row_config(&r->res, i, &c);
+        /* The kind column, or for an older run the registry (it had steps only). */
+        const char *kind = fs_table_get(&r->res, i, "kind");
+        r->peer[i] = kind ? !strcmp(kind, "peer") : 0;
         if (c.batch <= 0 || c.seq <= 0 || c.heads_q <= 0 || c.heads_kv <= 0 || c.head_dim <= 0 ||
-            c.tile <= 0 || c.causal < 0 || isnan(fs_table_num(&r->res, i, "variant"))) {
+            c.bm <= 0 || c.bn <= 0 || c.causal < 0 || (kind && strcmp(kind, "step") && !r->peer[i]) ||
+            (r->peer[i] ? !*fsr_cell(r, i, "variant") : isnan(fs_table_num(&r->res, i, "variant")))) {
             fsr_free(r);
-            return fs_fail(err, errlen, "%s/results.csv row %d: variant, batch, seq, heads_q, "
-                        "heads_kv, head_dim, causal and tile must be numbers", r->dir, i + 1);
+            return fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, "
+                        "causal, bm and bn must be numbers, kind step or peer, and a step's variant its "
+                        "number", r->dir, i + 1);
         }
         int k = 0;
         while (k < r->ncfg && !fsr_same_config(&r->cfgs[k], &c))
@@ -175,8 +201,10 @@ void fsr_free(fsr_run *r)
         fs_table_free(&r->dev);
     free(r->cfg_of_row);
     free(r->cfgs);
+    free(r->peer);
     r->cfg_of_row = NULL;
     r->cfgs = NULL;
+    r->peer = NULL;
 }
 
 /* ---- values ---- */
@@ -229,7 +257,21 @@ const char *fsr_cell(const fsr_run *r, int row, const char *col)
     return s ? s : "";
 }
 
-int fsr_number(const fsr_run *r, int row) { return (int)fs_table_num(&r->res, row, "variant"); }
+int fsr_number(const fsr_run *r, int row)
+{
+    return r->peer[row] ? -1 : (int)fs_table_num(&r->res, row, "variant");
+}
+
+int fsr_is_peer(const fsr_run *r, int row) { return r->peer[row]; }
+
+const char *fsr_id(const fsr_run *r, int row, char *buf, size_t len)
+{
+    if (r->peer[row])
+        snprintf(buf, len, "%s", fsr_cell(r, row, "variant"));
+    else
+        snprintf(buf, len, "%02d", fsr_number(r, row));
+    return buf;
+}
 
 int fsr_ok(const fsr_run *r, int row) { return !strcmp(fsr_cell(r, row, "status"), "ok"); }
 
@@ -239,7 +281,7 @@ int fsr_rows(const fsr_run *r, int cfg, int *rows, int max)
 {
     int n = 0;
     for (int i = 0; i < r->res.nrows && n < max; i++) {
-        if (r->cfg_of_row[i] != cfg)
+        if (r->cfg_of_row[i] != cfg || r->peer[i])
             continue;
         int j = n++;
         for (; j > 0 && fsr_number(r, rows[j - 1]) > fsr_number(r, i); j--)
@@ -249,11 +291,20 @@ int fsr_rows(const fsr_run *r, int cfg, int *rows, int max)
     return n;
 }
 
+int fsr_peer_rows(const fsr_run *r, int cfg, int *rows, int max)
+{
+    int n = 0;
+    for (int i = 0; i < r->res.nrows && n < max; i++)
+        if (r->cfg_of_row[i] == cfg && r->peer[i])
+            rows[n++] = i;
+    return n;
+}
+
 int fsr_previous(const fsr_run *r, int row)
 {
     int best = -1, num = fsr_number(r, row);
     for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == r->cfg_of_row[row] && fsr_ok(r, i) && fsr_number(r, i) < num &&
+        if (r->cfg_of_row[i] == r->cfg_of_row[row] && !r->peer[i] && fsr_ok(r, i) && fsr_number(r, i) < num &&
             (best < 0 || fsr_number(r, i) > fsr_number(r, best)))
             best = i;
     return best;
@@ -262,7 +313,16 @@ int fsr_previous(const fsr_run *r, int row)
 int fsr_find_row(const fsr_run *r, int cfg, int number)
 {
     for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == cfg && fsr_number(r, i) == number)
+        if (r->cfg_of_row[i] == cfg && !r->peer[i] && fsr_number(r, i) == number)
+            return i;
+    return -1;
+}
+
+int fsr_find_id(const fsr_run *r, int cfg, const char *id)
+{
+    char buf[256];
+    for (int i = 0; i < r->res.nrows; i++)
+        if (r->cfg_of_row[i] == cfg && !strcmp(fsr_id(r, i, buf, sizeof buf), id))
             return i;
     return -1;
 }
@@ -283,21 +343,23 @@ int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
     return n;
 }
 
-/* A field of a configuration as it reads in a label ("N=1024", "tile 32",
- * "cold"), or its bare value ("1024", "32", "cold") for a list of values. */
+/* A field of a configuration as it reads in a label ("N=1024", "32x32",
+ * "cold"), or its bare value ("1024", "32x32", "cold") for a list of values. */
 static void field_text(const fsr_config *c, int k, int bare, char *buf, size_t len)
 {
-    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "tile ", ""};
-    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, c->tile, 0};
+    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "", ""};
+    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, 0, 0};
     if (k == FSR_F_CAUSAL)
         snprintf(buf, len, "%s", c->causal ? "causal" : "non-causal");
+    else if (k == FSR_F_TILE)
+        snprintf(buf, len, "%dx%d", c->bm, c->bn);
     else if (k == FSR_F_MODE)
         snprintf(buf, len, "%s", c->mode);
     else
         snprintf(buf, len, "%s%d", bare ? "" : name[k], num[k]);
 }
 
-static const char *const field_word[FSR_NFIELDS] = {"B", "N", "Hq", "Hkv", "D", "causal", "tile", "mode"};
+static const char *const field_word[FSR_NFIELDS] = {"B", "N", "Hq", "Hkv", "D", "causal", "BMxBN", "mode"};
 
 void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len)
 {
@@ -373,20 +435,23 @@ void fsr_primary_label(const fsr_run *r, char *buf, size_t len)
 fs_problem fsr_problem(const fsr_config *c)
 {
     return (fs_problem){.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv,
-                        .seq = c->seq, .head_dim = c->head_dim, .causal = c->causal, .tile = c->tile};
+                        .seq = c->seq, .head_dim = c->head_dim, .causal = c->causal, .bm = c->bm, .bn = c->bn};
 }
 
 const fs_variant *fsr_registry(int number)
 {
     for (int i = 0; i < fs_variant_count; i++)
-        if (fs_variants[i]->number == number)
+        if (fs_variants[i]->kind == FS_STEP && fs_variants[i]->number == number)
             return fs_variants[i];
     return NULL;
 }
 
 void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len)
 {
-    snprintf(buf, len, "%02d %s", fsr_number(r, row), fsr_cell(r, row, "slug"));
+    if (r->peer[row])
+        snprintf(buf, len, "%s (peer)", fsr_cell(r, row, "slug"));
+    else
+        snprintf(buf, len, "%02d %s", fsr_number(r, row), fsr_cell(r, row, "slug"));
 }
 
 /* ---- text ---- */

@@ -6,6 +6,7 @@
 #define FS_RUNDATA_H
 
 #include <stdio.h>
+#include "shape.h"
 #include "table.h"
 #include "variant.h"
 
@@ -29,21 +30,25 @@ typedef struct {
 } fsr_role;
 extern const fsr_role fsr_roles[FSR_ROLES];
 
+/* A configuration: the mode and the problem's fields of core/shape.h. */
 typedef struct {
     char mode[16];
-    int batch, seq, heads_q, heads_kv, head_dim, causal, tile;
+    FS_SHAPE_FIELDS(FS_SHAPE_DECLARE)
 } fsr_config;
 
 typedef struct {
     char dir[1024], id[256];
     fs_table res, dev;
     int *cfg_of_row;                 /* row -> index into cfgs */
+    char *peer;                      /* row -> 1 for a peer's row */
     fsr_config *cfgs;
     int ncfg, primary;               /* primary: the seed's configuration when present */
     char role_col[FSR_ROLES][2][64]; /* resolved columns; "" where this run lacks one */
 } fsr_run;
 
-/* results.csv (schema checked, every fixed column required) and device.csv. */
+/* results.csv (schema checked, every fixed column required) and device.csv.
+ * Runs written before peers and block shapes (a `tile` column, no `kind`,
+ * `bm`, `bn`) read as bm = bn = tile, every row a step. */
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
@@ -52,17 +57,24 @@ int fsr_has_role(const fsr_run *r, int role);             /* any row has a value
 const char *fsr_dev(const fsr_run *r, const char *key);   /* "" when absent */
 double fsr_dev_num(const fsr_run *r, const char *key);    /* NAN when absent */
 const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when absent */
-int fsr_number(const fsr_run *r, int row);                /* the variant number */
+int fsr_number(const fsr_run *r, int row);                /* a step's number; -1 for a peer */
+int fsr_is_peer(const fsr_run *r, int row);
+/* The variant's id: "08" (also for an older run's "8"), "cublas". */
+const char *fsr_id(const fsr_run *r, int row, char *buf, size_t len);
 int fsr_ok(const fsr_run *r, int row);                    /* status "ok" */
 
-/* Rows of configuration cfg in variant order; returns how many. */
+/* The steps' rows of configuration cfg in chain order; returns how many. */
 int fsr_rows(const fsr_run *r, int cfg, int *rows, int max);
-/* The row of the nearest earlier variant measured ok at the same configuration. */
+/* The peers' rows of configuration cfg in file order; returns how many. */
+int fsr_peer_rows(const fsr_run *r, int cfg, int *rows, int max);
+/* The row of the nearest earlier step measured ok at the same configuration. */
 int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);
-int fsr_find_row(const fsr_run *r, int cfg, int number);  /* -1 if absent */
-int fsr_is_seed_config(const fsr_config *c);                /* document 000's shape and tile */
+int fsr_find_row(const fsr_run *r, int cfg, int number);  /* a step's row; -1 if absent */
+int fsr_find_id(const fsr_run *r, int cfg, const char *id); /* any variant's row; -1 if absent */
+int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
+fsr_config fsr_log_config(void);                          /* that configuration, mode cold */
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
@@ -80,9 +92,13 @@ void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len);
 void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
 fs_problem fsr_problem(const fsr_config *c);
 
-const fs_variant *fsr_registry(int number);               /* NULL when not in this build */
-/* "03 causal_skip" (slug from the CSV). */
+const fs_variant *fsr_registry(int number);               /* a step; NULL when not in this build */
+/* "03 causal_skip" (slug from the CSV), "cublas (peer)". */
 void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len);
+
+/* The report's section "Against the peers" (reports/peers.c): the fastest
+ * step beside each peer the run measured; nothing when it measured none. */
+void fsr_peers_section(FILE *f, const fsr_run *r);
 
 /* Formats v with digits decimals, or "–" when v is NAN. */
 const char *fsr_fmt(double v, int digits, char *buf, size_t len);
@@ -105,8 +121,8 @@ typedef struct {
     long n[FSS_COUNT];
 } fss_mix;
 /* Sums, per variant, the kernels of architecture `arch` ("sm_90") that were
- * instantiated for this shape: integer template arguments equal to the tile
- * or the head dimension. Returns how many variants, or -1 when path cannot
+ * instantiated for this shape: integer template arguments equal to the block
+ * size (BM = BN) or the head dimension. Returns how many variants, or -1 when path cannot
  * be read. *archs lists the architectures found (for the message when none
  * matches). */
 int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix *mix, int max,
