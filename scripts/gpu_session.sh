@@ -14,6 +14,13 @@ export ARCHS=${ARCHS:-90}
 fs=build/flashstudy
 stamp=${STAMP:-$(date -u +%Y%m%d-%H%M%S)}   # STAMP: one id over several calls
 summary=$out/summary.txt
+# Run folders are named after the GPU: "NVIDIA H200" -> h200.
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' \
+      | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//' -e 's/^nvidia-//')
+gpu=${gpu:-gpu}
+# The block-shape sweep: the steps whose plan reads BM x BN, from the
+# binary's registry (00 and the peers ignore the block shape).
+tiled() { "$fs" list --ids | grep -E '^[0-9]+$' | grep -vx 00 | paste -sd, ; }
 
 step() { # name, limit in seconds, command...
     local name=$1 limit=$2; shift 2
@@ -29,9 +36,9 @@ for s in $steps; do
     case $s in
     build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" "$fs" build/tests/gpu_validate build/tests/gpu_faults ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
-    run)        step run 100 "$fs" run --out "results/$stamp-h200" ;;
-    tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants 1,2,3,4,5,6,7,8 --out "results/$stamp-h200-tiles" ;;
-    sweep)      step sweep 300 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 1 --out "results/$stamp-h200-seq" ;;
+    run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
+    tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
+    sweep)      step sweep 300 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 1 --out "results/$stamp-$gpu-seq" ;;
     sanitize)   step sanitize 260 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     crosscheck) step crosscheck 180 bash scripts/ncu_crosscheck.sh "$fs" "results/$stamp-ncu-crosscheck.md" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;

@@ -102,7 +102,8 @@ file == 2 {
                for (i in need) if (!(need[i] in rc)) { print "results.csv lacks " need[i] > "/dev/stderr"; bad = 1; exit 1 }
                next }
     if (f[rc["status"]] != "ok") next
-    key = sprintf("%02d_%s", f[rc["variant"]], f[rc["slug"]])
+    # The NVTX range of the row: NN_slug for a step, the slug for a peer.
+    key = f[rc["kind"]] == "peer" ? f[rc["slug"]] : sprintf("%02d_%s", f[rc["variant"]], f[rc["slug"]])
     if (key in seen) { print "results.csv has " key " twice: one configuration per run expected" > "/dev/stderr"; bad = 1; exit 1 }
     seen[key] = 1; keys[++nk] = key
     for (i = 1; i <= m; i++) fsv[key, i] = (column[i] in rc) ? num(f[rc[column[i]]]) : ""

@@ -87,7 +87,12 @@ static cudaError_t launch_illegal(const fs_problem *p)
     return good->launch(&bad);
 }
 
-#define BROKEN(n, slug, launch) {n, slug, slug, "test only", "test only", 80, 1, plan_good, launch}
+static int setup_good(fs_problem *p, char *why, size_t whylen) { return good->setup(p, why, whylen); }
+
+#define BROKEN(n, name, launch_fn)                                                                    \
+    {.kind = FS_STEP, .number = n, .slug = name, .title = name, .change = "test only", .why = "test only", \
+     .expect = "test only", .target = "sm_80", .stops_at_diagonal = 1, .plan = plan_good,             \
+     .setup = setup_good, .launch = launch_fn}
 static const fs_variant wrong = BROKEN(90, "wrong_output", launch_wrong);
 static const fs_variant huge_block = BROKEN(91, "block_2048", launch_2048);
 static const fs_variant no_smem = BROKEN(92, "smem_1mib", launch_1mib);

@@ -1,14 +1,18 @@
-/* Every variant of the registry against the reference, over the shape matrix:
- * N = 1, 17, 100, 1000, 1024, 4096; D = 64, 128; GQA groups 1, 2, 4 (two kv
- * heads); causal and not; B = 1, 2 at tile 32, and B = 1, N = 17, 1000, 4096
- * at tiles 64 and 128. First the fp32 GPU reference is checked against the
- * double CPU one, since above FS_CPU_REF_MAX_MACS it is the judge.
+/* Every variant of the registry, steps and peers, against the reference, over
+ * the shape matrix: N = 1, 17, 100, 1000, 1024, 4096; D = 64, 128; GQA groups
+ * 1, 2, 4 (two kv heads); causal and not; B = 1, 2 at block shape 32x32, and
+ * B = 1, N = 17, 1000, 4096 at 64x64 and 128x128. A variant that refuses a
+ * shape (plan), cannot run on this GPU (its target) or here at all (its
+ * setup: a library missing) counts as skipped, with the reason. First the
+ * fp32 GPU reference is checked against the double CPU one, since above
+ * FS_CPU_REF_MAX_MACS it is the judge.
  *
  * Each shape draws fresh inputs from its own seed (printed on failure), and
  * every variant that takes the shape is checked against that one reference,
  * which keeps the CPU reference work to one pass over the matrix. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include <time.h>
 
@@ -18,7 +22,7 @@
 
 typedef struct {
     int passed, failed, skipped;
-    const char *reason[MAX_REASONS];   /* distinct plan() refusals, static strings */
+    char reason[MAX_REASONS][256];     /* distinct reasons for skipping; "" unused */
     int reason_count[MAX_REASONS];
 } tally;
 
@@ -28,9 +32,9 @@ static void skip(tally *t, const char *reason)
 {
     t->skipped++;
     skipped++;
-    for (int i = 0; i < MAX_REASONS && reason; i++)
-        if (!t->reason[i] || t->reason[i] == reason) {
-            t->reason[i] = reason;
+    for (int i = 0; i < MAX_REASONS; i++)
+        if (!t->reason[i][0] || !strcmp(t->reason[i], reason)) {
+            snprintf(t->reason[i], sizeof t->reason[i], "%s", reason);
             t->reason_count[i]++;
             return;
         }
@@ -38,8 +42,8 @@ static void skip(tally *t, const char *reason)
 
 static void describe(char *s, size_t n, const fs_problem *p, uint64_t seed)
 {
-    snprintf(s, n, "B=%d Hq=%d Hkv=%d N=%d D=%d %s tile=%d seed=%llu", p->batch, p->heads_q,
-             p->heads_kv, p->seq, p->head_dim, p->causal ? "causal" : "full", p->tile,
+    snprintf(s, n, "B=%d Hq=%d Hkv=%d N=%d D=%d %s %dx%d seed=%llu", p->batch, p->heads_q,
+             p->heads_kv, p->seq, p->head_dim, p->causal ? "causal" : "full", p->bm, p->bn,
              (unsigned long long)seed);
 }
 
@@ -54,7 +58,7 @@ static void check_gpu_reference(void)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const int *x = shapes[s];
         fs_problem p;
-        fs_problem_init(&p, x[0], x[1], x[2], x[3], x[4], x[5], 32);
+        fs_problem_init(&p, x[0], x[1], x[2], x[3], x[4], x[5], 32, 32);
         char what[160], why[256];
         uint64_t seed = 1000 + s;
         describe(what, sizeof what, &p, seed);
@@ -103,11 +107,10 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
     int any = 0;
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        const char *no = NULL;
+        char target[64];
+        const char *no = v->plan(&p, &plan);
         takes[i] = 0;
-        if (cc < v->min_cc)
-            skip(&tallies[i], NULL);   /* the summary says why, once */
-        else if ((no = v->plan(&p, &plan)))
+        if (no || (no = fs_target_refusal(v, cc, target, sizeof target)))
             skip(&tallies[i], no);
         else
             takes[i] = any = 1;
@@ -135,9 +138,20 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
         if (!takes[i])
             continue;
         const fs_variant *v = fs_variants[i];
-        snprintf(label, sizeof label, "%02d_%s %s", v->number, v->slug, what);
+        char name[96];
+        snprintf(label, sizeof label, "%s %s", fs_variant_label(v, name, sizeof name), what);
         fs_compare c;
-        int rc = fs_inputs_check(&in, v, &p, &c, 3, label, why, sizeof why);
+        int rc = fs_variant_setup(v, &p, why, sizeof why);
+        if (rc > 0) {
+            skip(&tallies[i], why);
+            continue;
+        }
+        if (rc == 0) {
+            rc = fs_inputs_check(&in, v, &p, &c, 3, label, why, sizeof why);
+            fs_variant_teardown(v, &p);
+        } else {
+            snprintf(label + strlen(label), sizeof label - strlen(label), " (setup)");
+        }
         if (rc == 1) {
             tallies[i].passed++, passed++;
             continue;
@@ -175,7 +189,7 @@ int main(void)
     static const int seqs[] = {1, 17, 100, 1000, 1024, 4096}, dims[] = {64, 128}, groups[] = {1, 2, 4};
     uint64_t seed = 1;
     int lost = 0;
-    for (int tile = 32; tile <= 128 && !lost; tile *= 2)
+    for (int tile = 32; tile <= 128 && !lost; tile *= 2)   /* BM = BN */
         for (int si = 0; si < 6 && !lost; si++)
             for (int di = 0; di < 2 && !lost; di++)
                 for (int gi = 0; gi < 3 && !lost; gi++)
@@ -185,7 +199,7 @@ int main(void)
                             if (tile > 32 && n != 17 && n != 1000 && n != 4096)
                                 continue;
                             fs_problem p;
-                            fs_problem_init(&p, batch, 2 * groups[gi], 2, n, dims[di], causal, tile);
+                            fs_problem_init(&p, batch, 2 * groups[gi], 2, n, dims[di], causal, tile, tile);
                             lost = check_shape(&p, seed++, cc, tallies) < 0;
                         }
     if (lost)
@@ -194,12 +208,10 @@ int main(void)
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
         const tally *t = &tallies[i];
-        printf("%02d_%s: %d passed, %d failed, %d skipped\n", v->number, v->slug, t->passed,
+        char name[96];
+        printf("%s: %d passed, %d failed, %d skipped\n", fs_variant_label(v, name, sizeof name), t->passed,
                t->failed, t->skipped);
-        if (cc < v->min_cc)
-            printf("  skipped: needs compute capability %d.%d, this GPU has %d.%d\n", v->min_cc / 10,
-                   v->min_cc % 10, prop.major, prop.minor);
-        for (int r = 0; r < MAX_REASONS && t->reason[r]; r++)
+        for (int r = 0; r < MAX_REASONS && t->reason[r][0]; r++)
             printf("  skipped %d: %s\n", t->reason_count[r], t->reason[r]);
     }
     free(tallies);

@@ -7,14 +7,13 @@
 
 #define MIB (1024.0 * 1024.0)
 
-static const fs_variant naive = {.number = 0, .slug = "naive", .stops_at_diagonal = 1};
 static const fs_variant base = {.number = 1, .slug = "base"};
 static const fs_variant skip = {.number = 3, .slug = "causal_skip", .stops_at_diagonal = 1};
 
 static fs_problem shape(int b, int hq, int hkv, int n, int d, int causal, int tile)
 {
     return (fs_problem){.batch = b, .heads_q = hq, .heads_kv = hkv, .seq = n, .head_dim = d,
-                        .causal = causal, .tile = tile};
+                        .causal = causal, .bm = tile, .bn = tile};
 }
 
 /* Document 000 (lines 19-27): 32 heads x 32 blocks, each reading a 32x128 Q
@@ -61,9 +60,31 @@ static void executed_small_shape(void **state)
     fs_model_eval(&p, &base, 0, 0, &m);
     assert_true(m.flop_executed == 200);
     assert_true(m.key_blocks == 9);
-    /* The naive variant computes every score whatever its flag says. */
-    fs_model_eval(&p, &naive, 0, 0, &m);
+}
+
+/* The same shape with BM != BN. BM = 4, BN = 2: query blocks of 4 and 1 rows
+ * see keys 0..3 (2 key blocks) and 0..4 (3 blocks, the last one ragged): 16 +
+ * 5 = 21 scores, 168 FLOPs, 5 key blocks; the full loop 25 scores in 6. BM =
+ * 2, BN = 4: blocks of 2, 2, 1 rows visit 1, 1, 2 key blocks, 4 keys, 4 keys,
+ * 5 keys: 21 scores again, 4 key blocks; document 000's estimate reads all of
+ * K and V once per query block. */
+static void executed_rectangular_blocks(void **state)
+{
+    fs_problem p = shape(1, 1, 1, 5, 2, 1, 0);
+    fs_model m;
+    p.bm = 4, p.bn = 2;
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_executed == 168);
+    assert_true(m.key_blocks == 5);
+    fs_model_eval(&p, &base, 0, 0, &m);
     assert_true(m.flop_executed == 200);
+    assert_true(m.key_blocks == 6);
+    assert_true(m.seed_read_bytes == 5 * 2 * 2 + 2 * (2.0 * 5 * 2 * 2));
+    p.bm = 2, p.bn = 4;
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_executed == 168);
+    assert_true(m.key_blocks == 4);
+    assert_true(m.seed_read_bytes == 5 * 2 * 2 + 3 * (2.0 * 5 * 2 * 2));
 }
 
 /* At the seed's shape the diagonal stop visits 32*33/2 of 32*32 key blocks
@@ -96,7 +117,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_traffic),         cmocka_unit_test(useful_flops),
-        cmocka_unit_test(executed_small_shape), cmocka_unit_test(seed_loop_reduction),
+        cmocka_unit_test(executed_small_shape), cmocka_unit_test(executed_rectangular_blocks),
+        cmocka_unit_test(seed_loop_reduction),
         cmocka_unit_test(minimum_bytes_and_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

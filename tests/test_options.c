@@ -44,7 +44,9 @@ static void defaults(void **state)
     assert_int_equal(o.heads_q.v[0], 16);
     assert_int_equal(o.heads_kv.v[0], 8);
     assert_int_equal(o.head_dim.v[0], 128);
-    assert_int_equal(o.tile.v[0], 32);
+    assert_int_equal(o.bm.n, 1);
+    assert_int_equal(o.bm.v[0], 32);
+    assert_int_equal(o.bn.v[0], 32);
     assert_int_equal(o.causal, 1);
     assert_int_equal(o.reps, 30);
     assert_int_equal(o.hot, 0);
@@ -72,7 +74,8 @@ static void every_option(void **state)
     assert_int_equal(o.heads_q.v[0], 32);
     assert_int_equal(o.heads_kv.v[0], 4);
     assert_int_equal(o.head_dim.v[0], 64);
-    assert_int_equal(o.tile.v[0], 128);
+    assert_int_equal(o.bm.v[0], 128);
+    assert_int_equal(o.bn.v[0], 128);
     assert_int_equal(o.causal, 0);
     assert_int_equal(o.reps, 100);
     assert_int_equal(o.hot, 1);
@@ -92,6 +95,15 @@ static void every_option(void **state)
     expect_ok(FS_CMD_LIST, ARGS("--markdown"), &o);
     assert_int_equal(o.markdown, 1);
     fs_options_free(&o);
+    expect_ok(FS_CMD_LIST, ARGS("--ids"), &o);
+    assert_int_equal(o.ids, 1);
+    fs_options_free(&o);
+    /* Shapes no variant may support are each variant's plan() to refuse. */
+    expect_ok(FS_CMD_RUN, ARGS("--head-dim", "96", "--tile", "128x64"), &o);
+    assert_int_equal(o.head_dim.v[0], 96);
+    assert_int_equal(o.bm.v[0], 128);
+    assert_int_equal(o.bn.v[0], 64);
+    fs_options_free(&o);
     expect_ok(FS_CMD_METRICS, ARGS("--names"), &o);
     assert_int_equal(o.names, 1);
     fs_options_free(&o);
@@ -100,12 +112,13 @@ static void every_option(void **state)
     fs_options_free(&o);
 }
 
-/* Numbers or slugs in any order and with repeats: registry order, once. */
+/* Ids or slugs in any order and with repeats: registry order, once. */
 static void variants(void **state)
 {
     const fs_variant *first = fs_variants[0], *last = fs_variants[fs_variant_count - 1];
-    char list[128];
-    snprintf(list, sizeof list, "%s,%d,%02d", last->slug, first->number, last->number);
+    char list[256], a[64], b[64];
+    snprintf(list, sizeof list, "%s,%d,%s,%s", last->slug, first->number, fs_variant_id(first, a, sizeof a),
+             fs_variant_id(last, b, sizeof b));
     fs_options o;
     expect_ok(FS_CMD_RUN, ARGS("--variants", list), &o);
     assert_int_equal(o.nvariants, first == last ? 1 : 2);
@@ -114,12 +127,44 @@ static void variants(void **state)
     fs_options_free(&o);
 }
 
+/* A step's id is its zero-padded number, a peer's its slug; a number never
+ * names a peer (peers have number 0, as the first step does). */
+static void variant_ids(void **state)
+{
+    char id[64];
+    int steps = 0, peers = 0;
+    for (int i = 0; i < fs_variant_count; i++) {
+        const fs_variant *v = fs_variants[i];
+        fs_variant_id(v, id, sizeof id);
+        assert_ptr_equal(fs_variant_find(id), v);
+        assert_ptr_equal(fs_variant_find(v->slug), v);
+        if (v->kind == FS_STEP) {
+            char n[16];
+            snprintf(n, sizeof n, "%d", v->number);
+            assert_ptr_equal(fs_variant_find(n), v);
+            assert_int_equal(strlen(id), 2);
+            assert_true(!peers);   /* the steps come first, in chain order */
+            assert_int_equal(v->number, steps++);
+        } else {
+            assert_int_equal(v->kind, FS_PEER);
+            assert_int_equal(v->number, 0);
+            assert_string_equal(id, v->slug);
+            peers++;
+        }
+    }
+    assert_true(steps > 0);
+    assert_true(peers > 0);
+    assert_int_equal(fs_variant_find("0")->kind, FS_STEP);
+    assert_null(fs_variant_find(""));
+    assert_null(fs_variant_find("-1"));
+}
+
 static void sweep_lists(void **state)
 {
     fs_options o;
     expect_ok(FS_CMD_SWEEP,
               ARGS("--seq", "512,1024,4096", "--head-dim", "64,128", "--batch", "1,2", "--heads-q", "16,32",
-                   "--heads-kv", "8,16", "--tile", "32,64"),
+                   "--heads-kv", "8,16", "--tile", "32,64,128x64"),
               &o);
     assert_int_equal(o.seq.n, 3);
     assert_int_equal(o.seq.v[0], 512);
@@ -128,7 +173,12 @@ static void sweep_lists(void **state)
     assert_int_equal(o.batch.v[1], 2);
     assert_int_equal(o.heads_q.v[1], 32);
     assert_int_equal(o.heads_kv.v[1], 16);
-    assert_int_equal(o.tile.v[1], 64);
+    assert_int_equal(o.bm.n, 3);
+    assert_int_equal(o.bn.n, 3);
+    assert_int_equal(o.bm.v[1], 64);
+    assert_int_equal(o.bn.v[1], 64);
+    assert_int_equal(o.bm.v[2], 128);
+    assert_int_equal(o.bn.v[2], 64);
     fs_options_free(&o);
     /* A later option replaces the earlier list. */
     expect_ok(FS_CMD_SWEEP, ARGS("--seq", "512,1024", "--seq", "2048"), &o);
@@ -199,9 +249,14 @@ static void rejections(void **state)
         {FS_CMD_RUN, ARGS("--batch", "99999999999999999999999"), "is too large"},
         {FS_CMD_RUN, ARGS("--batch", "1000000", "--heads-q", "1000", "--heads-kv", "1", "--seq", "1000000"),
          "the query tensor alone would take"},
-        {FS_CMD_RUN, ARGS("--head-dim", "96"), "--head-dim 96 is not supported (supported: 64, 128)"},
-        {FS_CMD_RUN, ARGS("--head-dim", "256"), "supported: 64, 128"},
-        {FS_CMD_RUN, ARGS("--tile", "48"), "--tile 48 is not supported (supported: 32, 64, 128)"},
+        {FS_CMD_RUN, ARGS("--head-dim", "0"), "--head-dim must be a positive integer"},
+        {FS_CMD_RUN, ARGS("--tile", "0"), "--tile takes BMxBN or N (N x N) of positive integers"},
+        {FS_CMD_RUN, ARGS("--tile", "64x"), "not \"64x\""},
+        {FS_CMD_RUN, ARGS("--tile", "x64"), "not \"x64\""},
+        {FS_CMD_RUN, ARGS("--tile", "64x32x16"), "not \"64x32x16\""},
+        {FS_CMD_RUN, ARGS("--tile", "64X32"), "not \"64X32\""},
+        {FS_CMD_RUN, ARGS("--tile", "64,128"), "--tile takes one value in `run`"},
+        {FS_CMD_LIST, ARGS("--markdown", "--ids"), "--markdown and --ids"},
         {FS_CMD_RUN, ARGS("--heads-q", "12", "--heads-kv", "8"), "--heads-q 12 is not a multiple of --heads-kv 8"},
         {FS_CMD_RUN, ARGS("--heads-kv", "32"), "--heads-q 16 is not a multiple of --heads-kv 32"},
         {FS_CMD_RUN, ARGS("--variants", "nosuch"), "unknown variant \"nosuch\" (valid:"},
@@ -234,9 +289,9 @@ static void rejections(void **state)
         {FS_CMD_SWEEP, ARGS("--seq", "1024,"), "has an empty item"},
         {FS_CMD_SWEEP, ARGS("--seq", "1024,0"), "not \"0\""},
         {FS_CMD_SWEEP, ARGS("--seq", "1024,1024"), "--seq lists 1024 twice"},
-        {FS_CMD_SWEEP, ARGS("--head-dim", "64,80"), "--head-dim 80 is not supported"},
         {FS_CMD_SWEEP, ARGS("--heads-q", "16,24", "--heads-kv", "8,16"), "--heads-q 24 is not a multiple of --heads-kv 16"},
-        {FS_CMD_SWEEP, ARGS("--tile", "32,16"), "--tile 16 is not supported"},
+        {FS_CMD_SWEEP, ARGS("--tile", "32,32x32"), "--tile lists 32x32 twice"},
+        {FS_CMD_SWEEP, ARGS("--tile", "32,,64"), "not \"\""},
         {FS_CMD_SWEEP, ARGS("--seq", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,"
                             "28,29,30,31,32,33"), "more than 32 values"},
         {FS_CMD_COMPARE, ARGS("a"), "`compare` needs two run folders"},
@@ -322,7 +377,7 @@ static void commands(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(defaults),    cmocka_unit_test(every_option), cmocka_unit_test(variants),
+        cmocka_unit_test(defaults),    cmocka_unit_test(every_option), cmocka_unit_test(variants), cmocka_unit_test(variant_ids),
         cmocka_unit_test(sweep_lists), cmocka_unit_test(metrics_file), cmocka_unit_test(positionals),
         cmocka_unit_test(rejections),  cmocka_unit_test(out_paths),    cmocka_unit_test(commands),
     };

@@ -100,7 +100,9 @@ static void readme_tables_complete(void **state)
     assert_non_null(steps);
     for (int i = 0; i < fs_variant_count; i++) {
         char row[128];
-        snprintf(row, sizeof row, "| %02d | `%s` |", fs_variants[i]->number, fs_variants[i]->slug);
+        char id[64];
+        snprintf(row, sizeof row, "| %s | %s | `%s` |", fs_variant_id(fs_variants[i], id, sizeof id),
+                 fs_variants[i]->kind == FS_STEP ? "step" : "peer", fs_variants[i]->slug);
         if (!strstr(variants, row))
             fail_msg("the variants table lacks \"%s\"", row);
     }

@@ -366,11 +366,16 @@ static void bad_input(void **state)
     newer[strlen("# flashstudy results schema ")] = '9';
     bad_run("newer", newer, "newer");
     free(newer);
-    /* A fixed column missing: "tile" renamed. */
+    /* A fixed column missing: "status" renamed. */
     char *renamed = strdup(good);
-    char *tile = strstr(renamed, ",tile,");
-    memcpy(tile, ",TILE,", 6);
-    bad_run("column", renamed, "lacks the column \"tile\"");
+    char *status = strstr(renamed, ",status,");
+    memcpy(status, ",STATUS,", 8);
+    bad_run("column", renamed, "lacks the column \"status\"");
+    free(renamed);
+    /* Without "tile" (an older run) and without "bm" (a newer one). */
+    renamed = strdup(good);
+    memcpy(strstr(renamed, ",tile,"), ",TILE,", 6);
+    bad_run("block_shape", renamed, "lacks the column \"kind\"");
     free(renamed);
     /* Header only. */
     char *header = strdup(good);
@@ -382,6 +387,94 @@ static void bad_input(void **state)
     char err[512] = "";
     assert_int_equal(fs_report_write("tests/fixtures/no-such-run", NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "no-such-run"));
+}
+
+/* The fixture in the layout with peers: `kind` after `slug`, `bm` and `bn`
+ * for `tile`, and a peer row at every configuration, a copy of that
+ * configuration's step 04 at twice the speed. */
+static void write_peer_run(const char *dir)
+{
+    char err[512], path[1200];
+    fs_table old, t;
+    assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
+    const char **h = malloc(sizeof *h * (old.ncols + 2)), **row = malloc(sizeof *row * (old.ncols + 2));
+    int n = 0;
+    for (int c = 0; c < old.ncols; c++) {
+        if (!strcmp(old.header[c], "tile")) {
+            h[n++] = "bm";
+            h[n++] = "bn";
+            continue;
+        }
+        h[n++] = old.header[c];
+        if (!strcmp(old.header[c], "slug"))
+            h[n++] = "kind";
+    }
+    fs_table_init(&t, n, h);
+    for (int i = 0; i < old.nrows; i++)
+        for (int peer = 0; peer < 2; peer++) {
+            if (peer && strcmp(fs_table_get(&old, i, "variant"), "04"))
+                continue;
+            char half[64];
+            snprintf(half, sizeof half, "%.9g", fs_table_num(&old, i, "time_median_s") / 2);
+            for (int c = 0, k = 0; c < n; c++) {
+                const char *col = h[c];
+                row[c] = !strcmp(col, "kind")                                  ? (peer ? "peer" : "step")
+                         : !strcmp(col, "bm") || !strcmp(col, "bn")            ? fs_table_get(&old, i, "tile")
+                         : peer && (!strcmp(col, "variant") || !strcmp(col, "slug")) ? "cublas"
+                         : peer && !strcmp(col, "time_median_s")               ? half
+                         : peer && !strcmp(col, "registers")                   ? ""
+                                                                                : fs_table_get(&old, i, col);
+                k++;
+            }
+            fs_table_add(&t, row);
+        }
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv " FIXTURE "/sass.txt '%s/'", dir);
+    assert_int_equal(system(path), 0);
+    fs_table_free(&t);
+    fs_table_free(&old);
+    free(h);
+    free(row);
+}
+
+/* A run with a peer: the steps' sections and tables hold steps only; the
+ * peer has its own section against the fastest step, and its sweep chart. */
+static void peers_in_a_run(void **state)
+{
+    char dir[600], md_path[700], plots[700], err[512] = "";
+    snprintf(dir, sizeof dir, "%s/peers", tmp);
+    snprintf(md_path, sizeof md_path, "%s/report.md", tmp);
+    snprintf(plots, sizeof plots, "%s/peers/plots", tmp);
+    write_peer_run(dir);
+    check_report(dir, md_path);
+    char *md = slurp(md_path, NULL);
+    assert_non_null(strstr(md, "## Against the peers"));
+    assert_non_null(strstr(md, "### 04 two_stage against cublas (peer)"));
+    assert_non_null(strstr(md, "The best step takes 2.00x the peer's time (the peer is faster)."));
+    assert_non_null(strstr(md, "32x32"));
+    assert_null(strstr(md, "tile 32"));
+    char *summary = table_after(md, "## Summary");
+    assert_null(strstr(summary, "cublas"));
+    free(summary);
+    free(md);
+    int rc = fs_plots_write(dir, plots, err, sizeof err);
+    if (rc < 0)
+        fail_msg("plots of %s: %s", dir, err);
+    char path[800];
+    snprintf(path, sizeof path, "%s/sweep_peers.dat", plots);
+    char *dat = slurp(path, NULL);
+    assert_non_null(dat);
+    assert_non_null(strstr(dat, "\"fastest step\" \"cublas (peer)\""));
+    free(dat);
+    /* A run compared with itself: the peer's row matches the peer's alone. */
+    snprintf(path, sizeof path, "%s/compare.md", tmp);
+    assert_int_equal(fs_compare_write(dir, dir, path, err, sizeof err), 0);
+    char *cmp = slurp(path, NULL);
+    assert_null(strstr(cmp, "only in"));
+    assert_non_null(strstr(cmp, "| cublas (peer) |"));
+    free(cmp);
 }
 
 static void latest_run(void **state)
@@ -455,7 +548,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixture_report), cmocka_unit_test(fixture_plots), cmocka_unit_test(fixture_compare),
         cmocka_unit_test(without_metrics), cmocka_unit_test(bad_input),     cmocka_unit_test(latest_run),
-        cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),
+        cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed) {
