@@ -16,7 +16,8 @@
  *   the LSU pipe does not count); warp instructions (warp_inst) -30 to -60%;
  *   tensor-pipe utilisation (tensor_active_pct) up; time down.
  * Preconditions: as 11.
- * Registers: as 11; O's accumulators feed wgmma in place.
+ * Registers: as 11; O's accumulators feed wgmma in place. At 128 x 128 the
+ *   168-register cap is too tight: ptxas serialises the wgmmas (C7512).
  */
 #include <math.h>
 #include "hopper.cuh"
@@ -99,17 +100,22 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         }
     }
 
-    /* O += P V per 16 keys: P's A fragment from registers, V's 16 rows by
-     * a descriptor (2048 bytes per 16 keys inside each 64-column slab). */
-    fs_wgmma_fence();
+    /* O += P V per 16 keys: P's A fragments from registers, all packed
+     * before the fence (a register written between two wgmmas makes ptxas
+     * serialise them), V's 16 rows by a descriptor (2048 bytes per 16 keys
+     * inside each 64-column slab). */
+    uint32_t pa[BN / 16][4];
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++) {
-        const uint32_t a[4] = {fs_pack_half2(s[2 * kk][0], s[2 * kk][1]),
-                               fs_pack_half2(s[2 * kk][2], s[2 * kk][3]),
-                               fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                               fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3])};
-        fs_wgmma_rs<D>(acc, a, fs_wgmma_desc(sV + kk * 16 * 64, BN * 64 * sizeof(half), 1024));
+        pa[kk][0] = fs_pack_half2(s[2 * kk][0], s[2 * kk][1]);
+        pa[kk][1] = fs_pack_half2(s[2 * kk][2], s[2 * kk][3]);
+        pa[kk][2] = fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[kk][3] = fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
     }
+    fs_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; kk++)
+        fs_wgmma_rs<D>(acc, pa[kk], fs_wgmma_desc(sV + kk * 16 * 64, BN * 64 * sizeof(half), 1024));
     fs_wgmma_commit();
     fs_wgmma_wait<0>();
     fs_wgmma_fence_acc<D>(acc);

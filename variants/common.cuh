@@ -214,7 +214,7 @@ __device__ __forceinline__ float fs_quad_sum(float x)
 
 static inline const void *fs_pick(const void *const table[3][2], const fs_problem *p)
 {
-    const int t = p->tile == 32 ? 0 : p->tile == 64 ? 1 : p->tile == 128 ? 2 : -1;
+    const int t = p->bm != p->bn ? -1 : p->bm == 32 ? 0 : p->bm == 64 ? 1 : p->bm == 128 ? 2 : -1;
     const int d = p->head_dim == 64 ? 0 : p->head_dim == 128 ? 1 : -1;
     return t < 0 || d < 0 ? NULL : table[t][d];
 }
@@ -245,3 +245,30 @@ static inline cudaError_t fs_launch(const fs_plan *plan, const fs_problem *p)
 }
 
 #endif
+
+/* TEMP (hopper branch): to be reconciled with the contract branch. */
+static inline int fs_setup_smem(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+{
+    int dev, optin;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+        snprintf(why, whylen, "cannot read the device's shared-memory limit");
+        return -1;
+    }
+    if (pl->smem_dynamic > (size_t)optin) {
+        snprintf(why, whylen, "needs %zu bytes of shared memory per block; this GPU allows %d", pl->smem_dynamic, optin);
+        return 1;
+    }
+    cudaError_t e = cudaFuncSetAttribute(pl->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pl->smem_dynamic);
+    if (e != cudaSuccess) {
+        snprintf(why, whylen, "cudaFuncSetAttribute: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+static inline cudaError_t fs_launch_kernel(const fs_plan *pl, void **args, cudaStream_t stream)
+{
+    cudaError_t e = cudaLaunchKernel(pl->kernel, pl->grid, pl->block, args, pl->smem_dynamic, stream);
+    return e != cudaSuccess ? e : cudaGetLastError();
+}

@@ -224,6 +224,32 @@ __device__ __forceinline__ void fs_wgmma_wait(void)
     "%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50," \
     "%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}"
 
+/* Moves registers between warpgroups (sm_90a): the producer gives up what
+ * its copies do not need, the consumers take it. Every warp of a warpgroup
+ * executes the same one; the kernel needs a register cap at entry
+ * (__launch_bounds__(threads, 1)). */
+template <int R>
+__device__ __forceinline__ void fs_setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+template <int R>
+__device__ __forceinline__ void fs_setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+/* Named barriers 1 and up (0 is __syncthreads) among `threads` threads: sync
+ * waits until that many have arrived or synced, arrive does not wait. */
+__device__ __forceinline__ void fs_bar_sync(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void fs_bar_arrive(int id, int threads)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 /* After wgmma.wait_group: tells the compiler that the accumulators change
  * here, so that no read of them is scheduled before the wait. */
 template <int N>

@@ -1,8 +1,11 @@
-/* The contract between the harness and every kernel variant.
+/* The contract between the harness and every kernel: the steps of the chain
+ * and the peers (production libraries measured the same way).
  *
  * Host code is C11 and kernels are CUDA C; this header is read by both, so it
- * uses only C types. One variant = one file variants/NN_slug.cu that defines
- * `const fs_variant fs_variant_NN` (extern "C"); variants/registry.c lists them.
+ * uses only C types. One variant = one file variants/NN_slug.cu (a step) or
+ * variants/peer_slug.c[u] (a peer) that defines `const fs_variant
+ * fs_variant_<id>` (extern "C") with designated initializers;
+ * variants/registry.c lists them.
  */
 #ifndef FS_VARIANT_H
 #define FS_VARIANT_H
@@ -21,37 +24,71 @@ extern "C" {
 typedef struct {
     int batch, heads_q, heads_kv, seq, head_dim;
     int causal;               /* key j is visible to query i only when j <= i */
-    int tile;                 /* BM = BN, rows of Q and of K/V per block step */
+    int bm, bn;               /* the block shape asked for: query rows per
+                                 block, key rows per step of the key loop */
     float scale;              /* softmax scale, 1/sqrt(head_dim) */
     const void *q, *k, *v;    /* __half */
     void *o;                  /* __half */
     long long q_stride[3], k_stride[3], v_stride[3], o_stride[3]; /* batch, head, seq */
     void *workspace;          /* device scratch of fs_plan.workspace_bytes */
+    void *state;              /* what the variant's setup() made for this
+                                 problem (tensor maps, library plans) */
     cudaStream_t stream;
 } fs_problem;
 
-/* What a variant will launch for a problem: the harness reads static
- * resources and occupancy off `kernel` and allocates the workspace. */
+/* What a variant will launch for a problem: the harness allocates the
+ * workspace and, where `kernel` is set, reads registers, shared memory and
+ * occupancy off it. A library peer leaves `kernel` NULL: its kernels' launch
+ * geometry and resources come from CUPTI's kernel records, or stay unknown. */
 typedef struct {
-    const void *kernel;       /* the kernel that does the attention work */
+    const void *kernel;       /* the kernel that does the attention work, or NULL */
+    int bm, bn;               /* the block shape it runs (may differ from the
+                                 one asked where the shape is the step) */
     dim3 grid, block;
     size_t smem_dynamic;      /* bytes of dynamic shared memory per block */
     size_t workspace_bytes;
     int launches;             /* kernel launches per call (CUPTI ranges) */
 } fs_plan;
 
+typedef enum {
+    FS_STEP,                  /* a step of the chain: compared with the step before */
+    FS_PEER                   /* a production kernel: compared with the best step */
+} fs_kind;
+
+/* A prediction the report checks: the change of one results.csv column against
+ * the previous step, in percent (in points for a *_pct column). */
 typedef struct {
-    int number;               /* the step in the optimisation log */
-    const char *slug;         /* file name without number: "grid_order" */
+    const char *column;       /* "warp_inst", "time_median_s", ... */
+    double lo, hi;            /* the predicted range, lo <= hi */
+} fs_expectation;
+
+#define FS_MAX_EXPECT 3
+
+typedef struct {
+    fs_kind kind;
+    int number;               /* a step: its number in the chain; a peer: 0 */
+    const char *slug;         /* file name without number: "grid_order", "cudnn" */
     const char *title;        /* one line for tables */
     const char *change;       /* what changed against the previous variant */
-    const char *expect;       /* the prediction, written before measuring */
-    int min_cc;               /* minimum compute capability, major*10+minor */
+    const char *why;          /* why the step should pay */
+    const char *expect;       /* the prediction in words, written before measuring */
+    fs_expectation expects[FS_MAX_EXPECT]; /* the same, checkable; unused ones have column NULL */
+    const char *deviation;    /* why the step moved otherwise than in the log, or NULL */
+    /* The build target: "sm_80" runs on compute capability 8.0 and later;
+     * "sm_90a" (wgmma, setmaxnreg) is built for and runs on 9.0 alone. */
+    const char *target;
     int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
                                  (otherwise masked blocks are computed too) */
     /* Fill *plan for p, or return a static sentence saying why p is not
-     * supported (a shape, a tile). Never touches the GPU. */
+     * supported (a shape, a block shape). Never touches the GPU. */
     const char *(*plan)(const fs_problem *p, fs_plan *plan);
+    /* Optional, called once per problem after allocation and outside every
+     * timed and profiled region: tensor maps, library plans, function
+     * attributes; keeps what it made in p->state. Returns 0, or -1 with a
+     * sentence in why; a variant that cannot run here (a library missing or
+     * too old) returns 1 with why, and its row is skipped. */
+    int (*setup)(fs_problem *p, const fs_plan *plan, char *why, size_t whylen);
+    void (*teardown)(fs_problem *p);      /* optional: frees what setup made */
     /* Enqueue the computation on p->stream; returns cudaGetLastError(). */
     cudaError_t (*launch)(const fs_problem *p);
 } fs_variant;
@@ -59,8 +96,11 @@ typedef struct {
 extern const fs_variant *const fs_variants[];
 extern const int fs_variant_count;
 
-/* By number ("3", "03") or slug ("causal_skip"); NULL when unknown. */
+/* By number ("3", "03") or slug ("causal_skip", "cudnn"); NULL when unknown. */
 const fs_variant *fs_variant_find(const char *name);
+
+/* "08" for a step, the slug for a peer: the variant's id in the CSV and CLI. */
+const char *fs_variant_id(const fs_variant *v, char *buf, size_t len);
 
 #ifdef __cplusplus
 }
