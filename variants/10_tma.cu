@@ -202,7 +202,7 @@ static cudaError_t launch(const fs_problem *p)
     return fs_launch_kernel(&pl, args, p->stream);
 }
 
-extern "C" const fs_variant fs_variant_09 = {
+extern "C" const fs_variant fs_variant_10 = {
     .kind = FS_STEP,
     .number = 10,
     .slug = "tma",

@@ -211,7 +211,7 @@ static cudaError_t launch(const fs_problem *p)
     return fs_launch_kernel(&pl, args, p->stream);
 }
 
-extern "C" const fs_variant fs_variant_09 = {
+extern "C" const fs_variant fs_variant_11 = {
     .kind = FS_STEP,
     .number = 11,
     .slug = "wgmma_qk",

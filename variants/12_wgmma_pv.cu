@@ -230,7 +230,7 @@ static cudaError_t launch(const fs_problem *p)
     return fs_launch_kernel(&pl, args, p->stream);
 }
 
-extern "C" const fs_variant fs_variant_09 = {
+extern "C" const fs_variant fs_variant_12 = {
     .kind = FS_STEP,
     .number = 12,
     .slug = "wgmma_pv",
