@@ -111,6 +111,36 @@ __device__ __forceinline__ void fs_tma_load_3d(void *dst, const CUtensorMap *map
                  : "memory");
 }
 
+/* The box at (x, y, z) of a 3-D tensor map from shared memory to global;
+ * completes in the thread's bulk group. */
+__device__ __forceinline__ void fs_tma_store_3d(const CUtensorMap *map, const void *src, int x, int y, int z)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+                     (uint64_t)map),
+                 "r"(x), "r"(y), "r"(z), "r"(fs_smem_addr(src))
+                 : "memory");
+}
+
+/* Closes the thread's bulk group and waits until its copies have read
+ * their shared memory (the writes to global may still be under way). */
+__device__ __forceinline__ void fs_tma_store_wait_read(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+/* Waits until this thread's bulk stores have been written to global memory. */
+__device__ __forceinline__ void fs_tma_store_wait_all(void)
+{
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+/* Orders this thread's ordinary shared-memory writes before later reads by
+ * the copy engine or wgmma (the async proxy). */
+__device__ __forceinline__ void fs_fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 /* Makes mbarrier initialisation visible to the copy engine. */
 __device__ __forceinline__ void fs_fence_mbar_init(void)
 {
@@ -127,9 +157,10 @@ __device__ __forceinline__ void fs_tma_load_tile(half *dst, const CUtensorMap *m
         fs_tma_load_3d(dst + h * ROWS * 64, map, bar, h * 64, row, head);
 }
 
-/* The tensor maps of a problem, made in setup and passed by value. */
+/* The tensor maps of a problem, made in setup and passed by value; o (boxes
+ * of 64 rows, one warpgroup's) is for the variants that store O by TMA. */
 typedef struct {
-    CUtensorMap q, k, v;
+    CUtensorMap q, k, v, o;
 } fs_tma_maps;
 
 /* A [heads][seq][head_dim] fp16 tensor (contiguous) as a 3-D map with boxes
@@ -166,14 +197,16 @@ static inline int fs_tma_map(CUtensorMap *map, const void *base, int heads, int 
  * bm rows and K/V boxes of bn rows (B*H heads each, the contiguous layout). */
 static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t whylen)
 {
-    fs_tma_maps *m = (fs_tma_maps *)malloc(sizeof *m);
+    /* CUtensorMap wants 64-byte alignment. */
+    fs_tma_maps *m = (fs_tma_maps *)aligned_alloc(64, sizeof(fs_tma_maps));
     if (!m) {
         snprintf(why, whylen, "out of host memory");
         return -1;
     }
     if (fs_tma_map(&m->q, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
         fs_tma_map(&m->k, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map(&m->v, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen)) {
+        fs_tma_map(&m->v, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->o, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
         free(m);
         return -1;
     }
