@@ -262,7 +262,7 @@ static cudaError_t launch(const fs_problem *p)
     return fs_launch_kernel(&pl, args, p->stream);
 }
 
-extern "C" const fs_variant fs_variant_14 = {
+extern "C" const fs_variant fs_variant_15 = {
     .kind = FS_STEP,
     .number = 15,
     .slug = "overlap",

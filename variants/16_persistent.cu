@@ -325,7 +325,7 @@ static cudaError_t launch(const fs_problem *p)
     return fs_launch_kernel(&pl, args, p->stream);
 }
 
-extern "C" const fs_variant fs_variant_14 = {
+extern "C" const fs_variant fs_variant_16 = {
     .kind = FS_STEP,
     .number = 16,
     .slug = "persistent",
