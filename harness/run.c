@@ -596,8 +596,6 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
     cell(row, FS_COL_HEADS_KV, "%d", c->heads_kv);
     cell(row, FS_COL_HEAD_DIM, "%d", c->head_dim);
     cell(row, FS_COL_CAUSAL, "%d", c->causal);
-    cell(row, FS_COL_BM, "%d", c->bm);
-    cell(row, FS_COL_BN, "%d", c->bn);
     if (s->lost_after[0]) {
         cell(row, FS_COL_STATUS, "failed");
         cell(row, FS_COL_REASON, "not run: the CUDA context was lost after variant %s", s->lost_after);
@@ -609,6 +607,14 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
     fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
     const char *refusal = v->plan(&p, &pl);
     char why[512];
+    /* A variant whose block shape is its step runs its own: the row, the
+     * model and every later call see the shape it runs. */
+    if (pl.bm) {
+        p.bm = pl.bm;
+        p.bn = pl.bn;
+    }
+    cell(row, FS_COL_BM, "%d", p.bm);
+    cell(row, FS_COL_BN, "%d", p.bn);
     if (refusal || (refusal = fs_target_refusal(v, s->dev.cc, why, sizeof why)))
         return skip_row(row, refusal);
     size_t taken;

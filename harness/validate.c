@@ -74,8 +74,14 @@ const char *fs_variant_label(const fs_variant *v, char *buf, size_t len)
 
 int fs_variant_setup(const fs_variant *v, fs_problem *p, char *why, size_t whylen)
 {
+    fs_plan pl = {0};
     p->state = NULL;
-    return v->setup ? v->setup(p, why, whylen) : 0;
+    if (!v->setup)
+        return 0;
+    const char *refusal = v->plan(p, &pl);
+    if (refusal)
+        return fs_fail(why, whylen, "%s", refusal);
+    return v->setup(p, &pl, why, whylen);
 }
 
 void fs_variant_teardown(const fs_variant *v, fs_problem *p)

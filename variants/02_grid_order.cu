@@ -137,6 +137,6 @@ extern "C" const fs_variant fs_variant_02 = {
     .target = "sm_80",
     .stops_at_diagonal = 0,
     .plan = plan,
-    .setup = fs_flash_setup<plan>,
+    .setup = fs_setup_smem,
     .launch = launch,
 };

@@ -189,6 +189,6 @@ extern "C" const fs_variant fs_variant_07 = {
     .target = "sm_80",
     .stops_at_diagonal = 1,
     .plan = plan,
-    .setup = fs_flash_setup<plan>,
+    .setup = fs_setup_smem,
     .launch = launch,
 };

@@ -238,29 +238,44 @@ static inline int fs_contiguous(const fs_problem *p)
            p->v_stride[2] == d && p->v_stride[1] == n * d && p->v_stride[0] == p->heads_kv * n * d;
 }
 
-/* The flash variants' setup (.setup = fs_flash_setup<plan>): raises the
- * kernel's dynamic shared-memory limit, needed above 48 KB, once per problem
- * and outside the timed region, so that launch() only launches. */
-template <const char *(*PLAN)(const fs_problem *, fs_plan *)>
-static int fs_flash_setup(fs_problem *p, char *why, size_t whylen)
+/* The setup of the kernels that need more than 48 KB of shared memory:
+ * raises the kernel's dynamic limit once per problem, outside the timed
+ * region, so that launch() only launches; a GPU that cannot give that much
+ * skips the row. */
+static inline int fs_setup_smem(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
-    fs_plan pl;
-    const char *no = PLAN(p, &pl);
-    cudaError_t e = no ? cudaErrorInvalidValue
-                       : cudaFuncSetAttribute(pl.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              (int)pl.smem_dynamic);
-    if (e == cudaSuccess)
-        return 0;
-    snprintf(why, whylen, "setting the shared-memory limit: %s", no ? no : cudaGetErrorString(e));
-    return -1;
+    int dev, optin;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+        snprintf(why, whylen, "cannot read the GPU's shared-memory limit");
+        return -1;
+    }
+    if (pl->smem_dynamic > (size_t)optin) {
+        snprintf(why, whylen, "needs %zu bytes of shared memory per block; this GPU allows %d", pl->smem_dynamic,
+                 optin);
+        return 1;
+    }
+    cudaError_t e = cudaFuncSetAttribute(pl->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)pl->smem_dynamic);
+    if (e != cudaSuccess) {
+        snprintf(why, whylen, "setting the shared-memory limit: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* Launches plan->kernel with these arguments. */
+static inline cudaError_t fs_launch_args(const fs_plan *plan, void **args, cudaStream_t stream)
+{
+    cudaError_t e = cudaLaunchKernel(plan->kernel, plan->grid, plan->block, args, plan->smem_dynamic, stream);
+    return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 /* Launches plan->kernel with the problem as its one argument. */
 static inline cudaError_t fs_launch(const fs_plan *plan, const fs_problem *p)
 {
     void *args[] = {(void *)p};
-    cudaError_t e = cudaLaunchKernel(plan->kernel, plan->grid, plan->block, args, plan->smem_dynamic, p->stream);
-    return e != cudaSuccess ? e : cudaGetLastError();
+    return fs_launch_args(plan, args, p->stream);
 }
 
 #endif

@@ -88,7 +88,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-static int setup(fs_problem *p, char *why, size_t whylen)
+static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
     cublasHandle_t h;
     cublasStatus_t st = cublasCreate(&h);

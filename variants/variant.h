@@ -42,6 +42,8 @@ typedef struct {
  * geometry and resources come from CUPTI's kernel records, or stay unknown. */
 typedef struct {
     const void *kernel;       /* the kernel that does the attention work, or NULL */
+    int bm, bn;               /* the block shape it runs (may differ from the
+                                 one asked where the shape is the step) */
     dim3 grid, block;
     size_t smem_dynamic;      /* bytes of dynamic shared memory per block */
     size_t workspace_bytes;
@@ -85,7 +87,7 @@ typedef struct {
      * attributes; keeps what it made in p->state. Returns 0, or -1 with a
      * sentence in why; a variant that cannot run here (a library missing or
      * too old) returns 1 with why, and its row is skipped. */
-    int (*setup)(fs_problem *p, char *why, size_t whylen);
+    int (*setup)(fs_problem *p, const fs_plan *plan, char *why, size_t whylen);
     void (*teardown)(fs_problem *p);      /* optional: frees what setup made */
     /* Enqueue the computation on p->stream; returns cudaGetLastError(). */
     cudaError_t (*launch)(const fs_problem *p);

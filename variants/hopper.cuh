@@ -1,0 +1,353 @@
+/* What the steps after the log (09 on) share and no step of theirs changes:
+ * the 128-byte swizzled tile layout, the warp-level products over it, the
+ * bulk tensor copy (TMA) and its tensor maps, and warpgroup MMA (wgmma).
+ *
+ * The swizzled layout is the one TMA writes with CU_TENSOR_MAP_SWIZZLE_128B
+ * and wgmma reads with a 128-byte-swizzle descriptor, so that 09 (cp.async),
+ * 10 (TMA) and 11-12 (wgmma) keep one layout and each step changes one thing.
+ * A ROWS x D tile is stored as D/64 slabs of ROWS rows of 64 halves (128
+ * bytes); inside each 1024-byte group of 8 rows, the 16-byte chunk c of row r
+ * sits at chunk c ^ (r % 8). The 8 rows that an ldmatrix phase or a wgmma
+ * core matrix reads then fall in 8 different 16-byte bank groups. */
+#ifndef FS_HOPPER_CUH
+#define FS_HOPPER_CUH
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include "common.cuh"
+
+/* Element offset of (r, d) in a swizzled ROWS x D tile. */
+template <int ROWS>
+__device__ __forceinline__ int fs_sw(int r, int d)
+{
+    return d / 64 * ROWS * 64 + r * 64 + ((d % 64 / 8) ^ (r % 8)) * 8 + d % 8;
+}
+
+/* S = Q K^T for one warp on swizzled tiles: sQ is the block's BM-row Q tile
+ * and qr the warp's first row in it; sK holds BN key rows. s[j] is the C
+ * fragment of key columns 8j..8j+7 (as fs_warp_qk). */
+template <int BM, int BN, int D>
+__device__ __forceinline__ void fs_warp_qk_sw(float s[BN / 8][4], const half *sQ, int qr, const half *sK)
+{
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < D; kk += 16) {
+        uint32_t a[4];
+        fs_ldmatrix_x4(a, sQ + fs_sw<BM>(qr + lane % 16, kk + lane / 16 * 8));
+#pragma unroll
+        for (int j = 0; j < BN / 8; j += 2) {
+            uint32_t b[4];
+            fs_ldmatrix_x4(b, sK + fs_sw<BN>(j * 8 + lane % 8 + lane / 16 * 8, kk + lane / 8 % 2 * 8));
+            fs_mma_16816(s[j], a, b[0], b[1]);
+            fs_mma_16816(s[j + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+/* acc += P V for one warp, V a swizzled BN x D tile (as fs_warp_pv). */
+template <int BN, int D>
+__device__ __forceinline__ void fs_warp_pv_sw(float acc[D / 8][4], const float s[BN / 8][4], const half *sV)
+{
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; kk++) {
+        const uint32_t a[4] = {fs_pack_half2(s[2 * kk][0], s[2 * kk][1]),
+                               fs_pack_half2(s[2 * kk][2], s[2 * kk][3]),
+                               fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]),
+                               fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+#pragma unroll
+        for (int n = 0; n < D / 8; n += 2) {
+            uint32_t b[4];
+            fs_ldmatrix_x4_trans(b, sV + fs_sw<BN>(kk * 16 + lane % 8 + lane / 8 % 2 * 8, n * 8 + lane / 16 * 8));
+            fs_mma_16816(acc[n], a, b[0], b[1]);
+            fs_mma_16816(acc[n + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+/* cp.async of a ROWS x D tile into the swizzled layout by `nthreads` threads;
+ * rows past `rows` are zero-filled (as fs_load_tile_async). */
+template <int ROWS, int D>
+__device__ __forceinline__ void fs_load_tile_async_sw(half *dst, const half *src, int rows, int tid, int nthreads)
+{
+    for (int c = tid; c < ROWS * D / 8; c += nthreads) {
+        const int r = c / (D / 8), d = c % (D / 8) * 8;
+        const bool in = r < rows;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(fs_smem_addr(dst + fs_sw<ROWS>(r, d))),
+                     "l"(in ? src + (size_t)r * D + d : src), "r"(in ? 16 : 0));
+    }
+}
+
+/* A 128-byte swizzle repeats every 1024 bytes and is applied to address bits,
+ * so swizzled tiles must start on a 1024-byte boundary. */
+#define FS_SW_ALIGN 1024
+__device__ __forceinline__ unsigned char *fs_sw_base(unsigned char *smem)
+{
+    return (unsigned char *)(((uintptr_t)smem + FS_SW_ALIGN - 1) & ~(uintptr_t)(FS_SW_ALIGN - 1));
+}
+
+/* ---- TMA (sm_90) ---- */
+
+/* One arrival on bar that also expects `bytes` more from the copy engine. */
+__device__ __forceinline__ void fs_mbar_expect_tx(uint64_t *bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(fs_smem_addr(bar)), "r"(bytes)
+                 : "memory");
+}
+
+/* The box at (x, y, z) of a 3-D tensor map into shared memory; completes
+ * on bar with the box's bytes. */
+__device__ __forceinline__ void fs_tma_load_3d(void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y, int z)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(fs_smem_addr(dst)),
+                 "l"((uint64_t)map), "r"(x), "r"(y), "r"(z), "r"(fs_smem_addr(bar))
+                 : "memory");
+}
+
+/* The box at (x, y, z) of a 3-D tensor map from shared memory to global;
+ * completes in the thread's bulk group. */
+__device__ __forceinline__ void fs_tma_store_3d(const CUtensorMap *map, const void *src, int x, int y, int z)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+                     (uint64_t)map),
+                 "r"(x), "r"(y), "r"(z), "r"(fs_smem_addr(src))
+                 : "memory");
+}
+
+/* Closes the thread's bulk group and waits until its copies have read
+ * their shared memory (the writes to global may still be under way). */
+__device__ __forceinline__ void fs_tma_store_wait_read(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+/* Waits until this thread's bulk stores have been written to global memory. */
+__device__ __forceinline__ void fs_tma_store_wait_all(void)
+{
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+/* Orders this thread's ordinary shared-memory writes before later reads by
+ * the copy engine or wgmma (the async proxy). */
+__device__ __forceinline__ void fs_fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Makes mbarrier initialisation visible to the copy engine. */
+__device__ __forceinline__ void fs_fence_mbar_init(void)
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+/* A ROWS x D tile of TMA boxes: D/64 boxes of 64 columns x ROWS rows, each
+ * one slab of the swizzled layout. */
+template <int ROWS, int D>
+__device__ __forceinline__ void fs_tma_load_tile(half *dst, const CUtensorMap *map, uint64_t *bar, int row, int head)
+{
+#pragma unroll
+    for (int h = 0; h < D / 64; h++)
+        fs_tma_load_3d(dst + h * ROWS * 64, map, bar, h * 64, row, head);
+}
+
+/* The tensor maps of a problem, made in setup and passed by value; o (boxes
+ * of 64 rows, one warpgroup's) is for the variants that store O by TMA. */
+typedef struct {
+    CUtensorMap q, k, v, o;
+} fs_tma_maps;
+
+/* A [heads][seq][head_dim] fp16 tensor (contiguous) as a 3-D map with boxes
+ * of 64 x rows x 1, 128-byte swizzle; reads past seq are zero. */
+static inline int fs_tma_map(CUtensorMap *map, const void *base, int heads, int seq, int head_dim, int rows,
+                             char *why, size_t whylen)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault,
+                                             &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess) {
+            encode = NULL;
+            snprintf(why, whylen, "the driver has no cuTensorMapEncodeTiled (needs CUDA 12.0 or later)");
+            return -1;
+        }
+    }
+    const cuuint64_t dim[3] = {(cuuint64_t)head_dim, (cuuint64_t)seq, (cuuint64_t)heads};
+    const cuuint64_t stride[2] = {(cuuint64_t)head_dim * 2, (cuuint64_t)seq * head_dim * 2};
+    const cuuint32_t box[3] = {64, (cuuint32_t)rows, 1}, step[3] = {1, 1, 1};
+    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, (void *)base, dim, stride, box, step,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        snprintf(why, whylen, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d x %d tensor, box 64 x %d",
+                 (int)r, heads, seq, head_dim, rows);
+        return -1;
+    }
+    return 0;
+}
+
+/* Setup of the TMA variants: the three maps into p->state, with Q boxes of
+ * bm rows and K/V boxes of bn rows (B*H heads each, the contiguous layout). */
+static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t whylen)
+{
+    /* CUtensorMap wants 64-byte alignment. */
+    fs_tma_maps *m = (fs_tma_maps *)aligned_alloc(64, sizeof(fs_tma_maps));
+    if (!m) {
+        snprintf(why, whylen, "out of host memory");
+        return -1;
+    }
+    if (fs_tma_map(&m->q, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
+        fs_tma_map(&m->k, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->v, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->o, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
+        free(m);
+        return -1;
+    }
+    p->state = m;
+    return 0;
+}
+
+static inline void fs_tma_teardown(fs_problem *p)
+{
+    free(p->state);
+    p->state = NULL;
+}
+
+/* ---- wgmma (sm_90a) ---- */
+
+/* A shared-memory matrix descriptor for the 128-byte swizzled layout: start
+ * address, leading and stride byte offsets (all >> 4), swizzle mode 1. For a
+ * K-major operand the stride byte offset is 1024 (8 rows of 128 bytes) and the
+ * leading one unused; for an MN-major one, leading = the bytes between two
+ * 64-element slabs, stride = 1024 between groups of 8 rows along K. */
+__device__ __forceinline__ uint64_t fs_wgmma_desc(const void *p, uint32_t leading, uint32_t stride)
+{
+    return (uint64_t)((fs_smem_addr(p) & 0x3FFFF) >> 4) | (uint64_t)(leading >> 4 & 0x3FFF) << 16 |
+           (uint64_t)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
+}
+
+__device__ __forceinline__ void fs_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void fs_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void fs_wgmma_wait(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+/* The accumulator of an m64nNk16 wgmma is N/2 floats per thread in the
+ * fragment order of mma.sync's C: c[j] holds columns 8j..8j+7 of rows g and
+ * g + 8 of the thread's warp's 16 rows. The operand lists are long, so they
+ * are spelled out once per N by these macros. */
+#define FS_R8(i) "+f"(c[i][0]), "+f"(c[i][1]), "+f"(c[i][2]), "+f"(c[i][3]), \
+                 "+f"(c[i + 1][0]), "+f"(c[i + 1][1]), "+f"(c[i + 1][2]), "+f"(c[i + 1][3])
+#define FS_ACC64 FS_R8(0), FS_R8(2), FS_R8(4), FS_R8(6)
+#define FS_ACC128 FS_ACC64, FS_R8(8), FS_R8(10), FS_R8(12), FS_R8(14)
+#define FS_REGS32                                                                                  \
+    "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25," \
+    "%26,%27,%28,%29,%30,%31}"
+#define FS_REGS64                                                                                     \
+    "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,"    \
+    "%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50," \
+    "%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}"
+
+/* Moves registers between warpgroups (sm_90a): the producer gives up what
+ * its copies do not need, the consumers take it. Every warp of a warpgroup
+ * executes the same one; the kernel needs a register cap at entry
+ * (__launch_bounds__(threads, 1)). */
+template <int R>
+__device__ __forceinline__ void fs_setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+template <int R>
+__device__ __forceinline__ void fs_setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+/* Named barriers 1 and up (0 is __syncthreads) among `threads` threads: sync
+ * waits until that many have arrived or synced, arrive does not wait. */
+__device__ __forceinline__ void fs_bar_sync(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void fs_bar_arrive(int id, int threads)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* After wgmma.wait_group: tells the compiler that the accumulators change
+ * here, so that no read of them is scheduled before the wait. */
+template <int N>
+__device__ __forceinline__ void fs_wgmma_fence_acc(float c[N / 8][4]);
+template <>
+__device__ __forceinline__ void fs_wgmma_fence_acc<64>(float c[8][4])
+{
+    asm volatile("" : FS_ACC64 : : "memory");
+}
+template <>
+__device__ __forceinline__ void fs_wgmma_fence_acc<128>(float c[16][4])
+{
+    asm volatile("" : FS_ACC128 : : "memory");
+}
+
+/* c (+)= A B, A and B from shared memory, both K-major; c is overwritten
+ * when accumulate is 0. */
+template <int N>
+__device__ __forceinline__ void fs_wgmma_ss(float c[N / 8][4], uint64_t a, uint64_t b, int accumulate);
+
+template <>
+__device__ __forceinline__ void fs_wgmma_ss<64>(float c[8][4], uint64_t a, uint64_t b, int accumulate)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " FS_REGS32 ", %32, %33, p, 1, 1, 0, 0;\n}\n"
+                 : FS_ACC64
+                 : "l"(a), "l"(b), "r"(accumulate)
+                 : "memory");
+}
+
+template <>
+__device__ __forceinline__ void fs_wgmma_ss<128>(float c[16][4], uint64_t a, uint64_t b, int accumulate)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " FS_REGS64 ", %64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : FS_ACC128
+                 : "l"(a), "l"(b), "r"(accumulate)
+                 : "memory");
+}
+
+/* c += A B, A (16 columns of P, fp16) from registers in mma.sync's A
+ * fragment order, B from shared memory MN-major (imm-trans-b = 1). */
+template <int N>
+__device__ __forceinline__ void fs_wgmma_rs(float c[N / 8][4], const uint32_t a[4], uint64_t b);
+
+template <>
+__device__ __forceinline__ void fs_wgmma_rs<64>(float c[8][4], const uint32_t a[4], uint64_t b)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " FS_REGS32
+                 ", {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
+                 : FS_ACC64
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)
+                 : "memory");
+}
+
+template <>
+__device__ __forceinline__ void fs_wgmma_rs<128>(float c[16][4], const uint32_t a[4], uint64_t b)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " FS_REGS64
+                 ", {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
+                 : FS_ACC128
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)
+                 : "memory");
+}
+
+#endif
