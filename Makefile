@@ -42,7 +42,9 @@ LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpat
           -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 
 VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu))
-HOST_C := $(wildcard harness/*.c metrics/*.c reports/*.c) variants/registry.c
+# Peers (variants/peer_*.c) are host code: they call a library that is
+# loaded at run time.
+HOST_C := $(wildcard harness/*.c metrics/*.c reports/*.c variants/peer_*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C))) \
            $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC))
@@ -107,6 +109,8 @@ readme: $(FS)
 	bash scripts/readme_tables.sh $(FS) $(or $(RUN),$(REFERENCE_RUN))
 
 $(BUILD)/tests/test_readme: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
+# Where the toolkit keeps its own cuDNN, if it has one.
+$(BUILD)/tests/test_cudnn: CFLAGS += -DCUDA_LIBDIR='"$(CUDA_LIBDIR)"'
 
 test: deps
 	$(MAKE) --no-print-directory $(FS) $(TESTS) $(GPU_TESTS)

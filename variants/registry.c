@@ -6,7 +6,7 @@
 #include "variant.h"
 
 #define FS_VARIANT_LIST(X) \
-    X(00) X(01) X(02) X(03) X(04) X(05) X(06) X(07) X(08)
+    X(00) X(01) X(02) X(03) X(04) X(05) X(06) X(07) X(08) X(cudnn)
 
 #define FS_DECLARE(nn) extern const fs_variant fs_variant_##nn;
 FS_VARIANT_LIST(FS_DECLARE)
