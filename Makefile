@@ -114,6 +114,8 @@ readme: $(FS)
 	bash scripts/readme_tables.sh $(FS) $(or $(RUN),$(REFERENCE_RUN))
 
 $(BUILD)/tests/test_readme: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
+# Where the toolkit keeps its own cuDNN, if it has one.
+$(BUILD)/tests/test_cudnn: CFLAGS += -DCUDA_LIBDIR='"$(CUDA_LIBDIR)"'
 
 test: deps
 	$(MAKE) --no-print-directory $(FS) $(TESTS) $(GPU_TESTS)

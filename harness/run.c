@@ -484,10 +484,33 @@ static const char *occupancy_limiter(const fs_device *d, const struct cudaFuncAt
 /* The launch geometry and static resources of the plan's kernel. A library
  * peer's plan has no kernel: these cells stay empty here, for CUPTI's kernel
  * records to fill. Returns 0, or -1 when a CUDA query failed. */
-static int kernel_cells(const study *s, const fs_plan *pl, char **row)
+/* A library's kernels, from CUPTI's kernel records: the longest one's
+ * geometry and resources. Cells stay empty when the records cannot be had. */
+static void library_kernel_cells(study *s, const fs_variant *v, const fs_problem *p, char **row)
 {
-    if (!pl->kernel)
+    launch_ctx ctx = {s, v, p};
+    fs_kernel_record rec[16];
+    char why[300];
+    const int n = fs_kernel_records(launch_once, &ctx, rec, 16, why, sizeof why);
+    const int k = fs_kernel_longest(rec, n < 16 ? n : 16);
+    if (n < 0 || k < 0) {
+        fprintf(stderr, "flashstudy: %s: no kernel records: %s\n", v->slug, n < 0 ? why : "no kernel ran");
+        return;
+    }
+    const fs_kernel_record *r = &rec[k];
+    cell(row, FS_COL_GRID_BLOCKS, "%d", r->grid[0] * r->grid[1] * r->grid[2]);
+    cell(row, FS_COL_THREADS, "%d", r->block[0] * r->block[1] * r->block[2]);
+    cell(row, FS_COL_REGISTERS, "%d", r->registers);
+    cell(row, FS_COL_SMEM_STATIC, "%d", r->smem_static);
+    cell(row, FS_COL_SMEM_DYNAMIC, "%d", r->smem_dynamic);
+}
+
+static int kernel_cells(study *s, const fs_variant *v, const fs_problem *p, const fs_plan *pl, char **row)
+{
+    if (!pl->kernel) {
+        library_kernel_cells(s, v, p, row);
         return 0;
+    }
     cell(row, FS_COL_GRID_BLOCKS, "%u", pl->grid.x * pl->grid.y * pl->grid.z);
     cell(row, FS_COL_THREADS, "%u", pl->block.x * pl->block.y * pl->block.z);
     cell(row, FS_COL_SMEM_DYNAMIC, "%zu", pl->smem_dynamic);
@@ -543,7 +566,7 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     cell(row, FS_COL_MAX_ABS_ERR, "%.3g", cmp.max_abs_err);
     cell(row, FS_COL_REL_L2_ERR, "%.3g", cmp.rel_l2_err);
     cell(row, FS_COL_MISMATCHES, "%zu", cmp.mismatches);
-    if (kernel_cells(s, pl, row))
+    if (kernel_cells(s, v, p, pl, row))
         return fail_row(s, v, row, "cudaFuncGetAttributes or the occupancy query failed");
     if (!valid)
         return fail_row(s, v, row, "validation: %zu of %zu elements outside atol+rtol|ref|, max abs err %.3g",
@@ -623,7 +646,10 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
     cell(row, FS_COL_PEAK_MEM, "%zu", taken);
 
     /* Plans, handles and function attributes, outside every timed region. */
+    why[0] = '\0';
     int outcome, set = fs_variant_setup(v, &p, why, sizeof why);
+    if (!set && why[0]) /* a peer says which library it runs */
+        cell(row, FS_COL_LIBRARY, "%s", why);
     if (set > 0) {
         outcome = skip_row(row, why);
     } else if (set < 0) {

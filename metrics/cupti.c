@@ -5,6 +5,7 @@
  * CUPTI sums their counters. libcuda is not linked: the binary must start on
  * machines without a driver, so the context comes through the runtime. */
 #include "metrics.h"
+#include "cupti_check.h"
 #include "fail.h"
 
 #include <stdint.h>
@@ -68,23 +69,14 @@ static const char *cupti_hint(CUptiResult r)
     }
 }
 
-static int cupti_fail(CUptiResult r, const char *call, const char *file, int line, char *why, size_t len)
+int fs_cupti_fail(CUptiResult r, const char *call, const char *file, int line, char *why, size_t len)
 {
     const char *name = "unknown CUPTI error", *hint = cupti_hint(r);
     cuptiGetResultString(r, &name);
     if (hint)
-        return fs_fail(why, len, "no hardware counters: %s (%s failed at %s:%d: %s)", hint, call, file, line, name);
+        return fs_fail(why, len, "%s (%s failed at %s:%d: %s)", hint, call, file, line, name);
     return fs_fail(why, len, "%s failed at %s:%d: %s", call, file, line, name);
 }
-
-/* Returns -1 from the calling function with a sentence in why that names the
- * call, file and line, and the cause and fix where CUPTI's code tells them. */
-#define CUPTI_CHECK(call, why, whylen)                                                  \
-    do {                                                                                \
-        CUptiResult fs_r_ = (call);                                                     \
-        if (fs_r_ != CUPTI_SUCCESS)                                                     \
-            return cupti_fail(fs_r_, #call, __FILE__, __LINE__, why, whylen);           \
-    } while (0)
 
 /* The runtime's primary context, with cuCtxGetCurrent reached through the
  * runtime so that libcuda is not a link-time dependency. */
@@ -123,7 +115,7 @@ static int preflight(int device, char *why, size_t len)
                     : s.sli != ok                 ? CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED
                     : s.wsl != ok                 ? CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED
                                                   : CUPTI_ERROR_NOT_SUPPORTED; /* architecture, or not said */
-    return cupti_fail(r, "cuptiProfilerDeviceSupported", __FILE__, __LINE__, why, len);
+    return fs_cupti_fail(r, "cuptiProfilerDeviceSupported", __FILE__, __LINE__, why, len);
 }
 
 static int host_open(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **host, char *why,
@@ -358,7 +350,7 @@ static int one_pass(fs_profiler *p, int (*run)(void *), void *ctx, int pass, int
     if (rc != 0)
         return -1;
     if (r != CUPTI_SUCCESS)
-        return cupti_fail(r, "cuptiRangeProfilerStop(&stop)", __FILE__, __LINE__, why, len);
+        return fs_cupti_fail(r, "cuptiRangeProfilerStop(&stop)", __FILE__, __LINE__, why, len);
     *submitted = stop.isAllPassSubmitted;
     return 0;
 }

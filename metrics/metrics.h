@@ -52,4 +52,29 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
                         void *ctx, double *values, char *why, size_t whylen);
 void fs_profiler_close(fs_profiler *p);
 
+/* One kernel launch as CUPTI's kernel activity record describes it: where a
+ * peer's library launches kernels the harness cannot see, the launch
+ * geometry and resources come from here. */
+typedef struct {
+    char name[256];                 /* as CUPTI gives it (mangled), truncated */
+    int grid[3], block[3], cluster[3];
+    int registers;                  /* per thread */
+    int smem_static, smem_dynamic;  /* bytes per block */
+    unsigned long long duration_ns;
+} fs_kernel_record;
+
+/* Runs run(ctx) once with CUPTI's concurrent-kernel activity records on, waits
+ * for the device, flushes, and writes the first `max` kernels it launched to
+ * rec. Returns how many it launched (which may exceed max), or -1 with a
+ * sentence in why. Call it outside every timed region and outside the Range
+ * Profiler's passes. */
+int fs_kernel_records(int (*run)(void *ctx), void *ctx, fs_kernel_record *rec, int max, char *why, size_t whylen);
+
+/* *rec from one CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL record, a
+ * CUpti_ActivityKernel10 in CUDA 13.0's CUPTI. */
+void fs_kernel_record_from_cupti(const void *activity, fs_kernel_record *rec);
+
+/* Index of the longest-running kernel in rec[0..n), or -1 when n < 1. */
+int fs_kernel_longest(const fs_kernel_record *rec, int n);
+
 #endif

@@ -87,7 +87,10 @@ static cudaError_t launch_illegal(const fs_problem *p)
     return good->launch(&bad);
 }
 
-static int setup_good(fs_problem *p, char *why, size_t whylen) { return good->setup(p, why, whylen); }
+static int setup_good(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+{
+    return good->setup(p, pl, why, whylen);
+}
 
 #define BROKEN(n, name, launch_fn)                                                                    \
     {.kind = FS_STEP, .number = n, .slug = name, .title = name, .change = "test only", .why = "test only", \

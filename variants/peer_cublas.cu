@@ -98,6 +98,9 @@ static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
         snprintf(why, whylen, "cuBLAS: %s", cublasGetStatusString(st));
         return -1;
     }
+    int version = 0;
+    cublasGetVersion(h, &version);
+    snprintf(why, whylen, "cuBLAS %d.%d.%d", version / 10000, version / 100 % 100, version % 100);
     p->state = h;
     return 0;
 }
