@@ -2,14 +2,17 @@
  * seed's own per-block traffic estimate, and the roofline floor. */
 #include "model.h"
 
+#include <math.h>
+
 static double max2(double a, double b) { return a > b ? a : b; }
 
 void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per_s,
                    double copy_bytes_per_s, fs_model *m)
 {
+    /* In double throughout: no product of sizes read from a file can overflow. */
     const double bh = (double)p->batch * p->heads_q, n = p->seq, d = p->head_dim;
-    const int tile = p->tile > 0 ? p->tile : p->seq;
-    const int blocks = (p->seq + tile - 1) / tile;
+    const double tile = p->tile > 0 ? p->tile : n;
+    const double blocks = ceil(n / tile);
     /* The naive variant materialises every score; a tiled variant skips the
      * blocks above the diagonal only when its loop stops there. */
     const int skips = p->causal && v && v->number != 0 && v->stops_at_diagonal;
@@ -18,14 +21,13 @@ void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per
     m->flop_useful = 4.0 * bh * n * n * d / (p->causal ? 2.0 : 1.0);
 
     /* Query block i covers rows [i*tile, min((i+1)*tile, N)); with the
-     * diagonal stop it visits key blocks 0..i, i.e. keys [0, min((i+1)*tile, N)). */
-    double key_blocks = 0, scores = 0;
-    for (int i = 0; i < blocks; i++) {
-        int rows = p->seq - i * tile < tile ? p->seq - i * tile : tile;
-        int kb = skips ? i + 1 : blocks;
-        int keys = kb * tile < p->seq ? kb * tile : p->seq;
-        key_blocks += kb;
-        scores += (double)rows * keys;
+     * diagonal stop it visits key blocks 0..i, i.e. keys [0, min((i+1)*tile, N)):
+     * tile rows against (i+1)*tile keys for every block but the last, whose
+     * N - (blocks-1)*tile rows see all N keys. Without it, every row sees N. */
+    double key_blocks = blocks * blocks, scores = n * n;
+    if (skips) {
+        key_blocks = blocks * (blocks + 1) / 2;
+        scores = tile * tile * (blocks - 1) * blocks / 2 + (n - (blocks - 1) * tile) * n;
     }
     m->key_blocks = bh * key_blocks;
     m->flop_executed = 4.0 * bh * scores * d;
