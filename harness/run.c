@@ -30,14 +30,16 @@
 #define CLOCK_DRIFT 0.05
 
 static volatile sig_atomic_t interrupted;
+static struct sigaction on_second[2];   /* SIGINT's and SIGTERM's before ours: fs_out_signals's */
 
 /* The first signal asks the loop to stop at the next step; a second one
- * kills at once (every file is written to a temporary name and renamed, so
- * no half file is left either way). */
+ * kills at once (every file is written to a temporary name and renamed, and
+ * fs_out_signals's handler removes the temporary file, so no half file is
+ * left either way). */
 static void on_signal(int sig)
 {
     interrupted = 1;
-    signal(sig, SIG_DFL);
+    sigaction(sig, &on_second[sig == SIGTERM], NULL);
 }
 
 typedef struct {
@@ -744,7 +746,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
     char why[512];
 
     if (fs_device_open(&s.dev, why, sizeof why)) {
-        fprintf(stderr, "flashstudy: no CUDA GPU found (%s): %s needs an NVIDIA GPU\n", why, fs_command_name(o->cmd));
+        fprintf(stderr, "flashstudy: %s: flashstudy %s needs an NVIDIA GPU and its driver\n", why,
+                fs_command_name(o->cmd));
         return 1;
     }
     build_metrics(&s);
@@ -763,8 +766,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
 
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, &on_second[0]);
+    sigaction(SIGTERM, &sa, &on_second[1]);
 
     add_note(&info, "mma_flop_per_s: mma.sync.m16n8k16 fp16->fp32 on every warp of a full grid, the tensor-core "
                     "ceiling of the instruction the variants use (warpgroup MMA on Hopper peaks higher)");

@@ -3,11 +3,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "metrics.h"
 #include "results.h"
 #include "fail.h"
@@ -38,10 +38,11 @@ const fsr_role fsr_roles[FSR_ROLES] = {
 
 /* ---- loading ---- */
 
+/* A whole number from 0 to INT_MAX; -1 otherwise (empty, a fraction, 1e300). */
 static int cell_int(const fs_table *t, int row, const char *col)
 {
     double x = fs_table_num(t, row, col);
-    return isnan(x) ? -1 : (int)x;
+    return x >= 0 && x <= INT_MAX && x == floor(x) ? (int)x : -1;
 }
 
 static void row_config(const fs_table *t, int row, fsr_config *c)
@@ -56,12 +57,17 @@ static void row_config(const fs_table *t, int row, fsr_config *c)
     c->tile = cell_int(t, row, "tile");
 }
 
-int fsr_same_config(const fsr_config *a, const fsr_config *b)
+static int config_cmp(const fsr_config *a, const fsr_config *b)
 {
-    return !strcmp(a->mode, b->mode) && a->batch == b->batch && a->seq == b->seq &&
-           a->heads_q == b->heads_q && a->heads_kv == b->heads_kv && a->head_dim == b->head_dim &&
-           a->causal == b->causal && a->tile == b->tile;
+    const int x[] = {a->batch, a->seq, a->heads_q, a->heads_kv, a->head_dim, a->causal, a->tile};
+    const int y[] = {b->batch, b->seq, b->heads_q, b->heads_kv, b->head_dim, b->causal, b->tile};
+    int c = strcmp(a->mode, b->mode);
+    for (int k = 0; k < 7 && !c; k++)
+        c = (x[k] > y[k]) - (x[k] < y[k]);
+    return c;
 }
+
+int fsr_same_config(const fsr_config *a, const fsr_config *b) { return !config_cmp(a, b); }
 
 int fsr_is_seed_config(const fsr_config *c)
 {
@@ -87,6 +93,108 @@ static void resolve_roles(fsr_run *r)
             if (col && fs_table_col(&r->res, col) >= 0)
                 snprintf(r->role_col[k][s], sizeof r->role_col[k][s], "%s", col);
         }
+}
+
+/* A row as index_rows sorts them. */
+typedef struct {
+    fsr_config c;
+    int number, row;
+} keyed;
+
+static int keyed_cmp(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    int c = config_cmp(&a->c, &b->c);
+    return c ? c : a->number != b->number ? (a->number > b->number) - (a->number < b->number)
+                                          : (a->row > b->row) - (a->row < b->row);
+}
+
+/* A configuration's run of rows in the sorted keys. */
+typedef struct {
+    int first_row, start, len, pos;   /* pos: its place in configuration order */
+} group;
+
+static int group_cmp(const void *x, const void *y)
+{
+    const group *a = x, *b = y;
+    return (a->first_row > b->first_row) - (a->first_row < b->first_row);
+}
+
+/* The rows checked and indexed by one sort: configurations numbered in order
+ * of first appearance, each one's rows by variant, the same variant twice
+ * at a configuration refused. */
+static int index_rows(fsr_run *r, char *err, size_t errlen)
+{
+    const char *path = r->dir;
+    int n = r->res.nrows, rc = -1, ng = 0;
+    keyed *key = malloc(sizeof *key * n);
+    group *g = malloc(sizeof *g * n);
+    r->cfg_of_row = malloc(sizeof *r->cfg_of_row * n);
+    r->number = malloc(sizeof *r->number * n);
+    r->order = malloc(sizeof *r->order * n);
+    r->cfg_first = malloc(sizeof *r->cfg_first * (n + 1));
+    r->cfg_sorted = malloc(sizeof *r->cfg_sorted * n);
+    r->cfgs = malloc(sizeof *r->cfgs * n);
+    if (!key || !g || !r->cfg_of_row || !r->number || !r->order || !r->cfg_first || !r->cfg_sorted || !r->cfgs) {
+        fs_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        fsr_config *c = &key[i].c;
+        row_config(&r->res, i, c);
+        key[i].row = i;
+        key[i].number = cell_int(&r->res, i, "variant");
+        if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
+            c->tile <= 0 || c->causal < 0 || key[i].number < 0) {
+            fs_fail(err, errlen, "%s/results.csv row %d: variant, batch, seq, heads_q, heads_kv, head_dim, "
+                    "causal and tile must be whole numbers (all but variant and causal positive) up to %d",
+                    path, i + 1, INT_MAX);
+            goto out;
+        }
+        double t = fs_table_num(&r->res, i, "time_median_s");
+        if (!strcmp(fs_table_get(&r->res, i, "status"), "ok") && !(t > 0)) {
+            fs_fail(err, errlen, "%s/results.csv row %d: status ok, but time_median_s is \"%.40s\", not a "
+                    "positive time", path, i + 1, fs_table_get(&r->res, i, "time_median_s"));
+            goto out;
+        }
+        r->number[i] = key[i].number;
+    }
+    qsort(key, (size_t)n, sizeof *key, keyed_cmp);
+    for (int j = 0; j < n; j++) {
+        if (j && !config_cmp(&key[j].c, &key[j - 1].c)) {
+            if (key[j].number == key[j - 1].number) {
+                char l[160];
+                fsr_config_label(&key[j].c, l, sizeof l);
+                fs_fail(err, errlen, "%s/results.csv rows %d and %d are both variant %02d at %s: a run "
+                        "measures each once (were two files joined?)", path, key[j - 1].row + 1,
+                        key[j].row + 1, key[j].number, l);
+                goto out;
+            }
+            g[ng - 1].len++;
+            if (key[j].row < g[ng - 1].first_row)
+                g[ng - 1].first_row = key[j].row;
+        } else {
+            g[ng] = (group){key[j].row, j, 1, ng};
+            ng++;
+        }
+    }
+    qsort(g, (size_t)ng, sizeof *g, group_cmp);
+    for (int k = 0, o = 0; k < ng; k++) {
+        r->cfg_sorted[g[k].pos] = k;
+        r->cfgs[k] = key[g[k].start].c;
+        r->cfg_first[k] = o;
+        for (int j = g[k].start; j < g[k].start + g[k].len; j++) {
+            r->order[o++] = key[j].row;
+            r->cfg_of_row[key[j].row] = k;
+        }
+    }
+    r->cfg_first[ng] = n;
+    r->ncfg = ng;
+    rc = 0;
+out:
+    free(key);
+    free(g);
+    return rc;
 }
 
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
@@ -133,30 +241,12 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         return fs_fail(err, errlen, "%s must have the columns key,value", path);
     }
 
-    r->cfg_of_row = malloc(sizeof *r->cfg_of_row * r->res.nrows);
-    r->cfgs = malloc(sizeof *r->cfgs * r->res.nrows);
-    if (!r->cfg_of_row || !r->cfgs) {
+    if (index_rows(r, err, errlen)) {
         fsr_free(r);
-        return fs_fail(err, errlen, "out of memory");
-    }
-    r->primary = -1;
-    for (int i = 0; i < r->res.nrows; i++) {
-        fsr_config c;
-        row_config(&r->res, i, &c);
-        if (c.batch <= 0 || c.seq <= 0 || c.heads_q <= 0 || c.heads_kv <= 0 || c.head_dim <= 0 ||
-            c.tile <= 0 || c.causal < 0 || isnan(fs_table_num(&r->res, i, "variant"))) {
-            fsr_free(r);
-            return fs_fail(err, errlen, "%s/results.csv row %d: variant, batch, seq, heads_q, "
-                        "heads_kv, head_dim, causal and tile must be numbers", r->dir, i + 1);
-        }
-        int k = 0;
-        while (k < r->ncfg && !fsr_same_config(&r->cfgs[k], &c))
-            k++;
-        if (k == r->ncfg)
-            r->cfgs[r->ncfg++] = c;
-        r->cfg_of_row[i] = k;
+        return -1;
     }
     /* The seed's configuration, a cold run first. */
+    r->primary = -1;
     for (int k = 0; k < r->ncfg; k++)
         if (fsr_is_seed_config(&r->cfgs[k]) &&
             (r->primary < 0 || (!strcmp(r->cfgs[k].mode, "cold") && strcmp(r->cfgs[r->primary].mode, "cold"))))
@@ -174,8 +264,12 @@ void fsr_free(fsr_run *r)
     if (r->dev.header)
         fs_table_free(&r->dev);
     free(r->cfg_of_row);
+    free(r->number);
+    free(r->order);
+    free(r->cfg_first);
+    free(r->cfg_sorted);
     free(r->cfgs);
-    r->cfg_of_row = NULL;
+    r->cfg_of_row = r->number = r->order = r->cfg_first = r->cfg_sorted = NULL;
     r->cfgs = NULL;
 }
 
@@ -229,7 +323,7 @@ const char *fsr_cell(const fsr_run *r, int row, const char *col)
     return s ? s : "";
 }
 
-int fsr_number(const fsr_run *r, int row) { return (int)fs_table_num(&r->res, row, "variant"); }
+int fsr_number(const fsr_run *r, int row) { return r->number[row]; }
 
 int fsr_ok(const fsr_run *r, int row) { return !strcmp(fsr_cell(r, row, "status"), "ok"); }
 
@@ -237,33 +331,54 @@ int fsr_ok(const fsr_run *r, int row) { return !strcmp(fsr_cell(r, row, "status"
 
 int fsr_rows(const fsr_run *r, int cfg, int *rows, int max)
 {
-    int n = 0;
-    for (int i = 0; i < r->res.nrows && n < max; i++) {
-        if (r->cfg_of_row[i] != cfg)
-            continue;
-        int j = n++;
-        for (; j > 0 && fsr_number(r, rows[j - 1]) > fsr_number(r, i); j--)
-            rows[j] = rows[j - 1];
-        rows[j] = i;
-    }
+    int n = fsr_count(r, cfg) < max ? fsr_count(r, cfg) : max;
+    memcpy(rows, r->order + r->cfg_first[cfg], sizeof *rows * n);
     return n;
+}
+
+int fsr_count(const fsr_run *r, int cfg) { return r->cfg_first[cfg + 1] - r->cfg_first[cfg]; }
+
+/* Where in cfg's rows the variant number is, or would be inserted. */
+static int place(const fsr_run *r, int cfg, int number)
+{
+    int lo = r->cfg_first[cfg], hi = r->cfg_first[cfg + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->number[r->order[mid]] < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 int fsr_previous(const fsr_run *r, int row)
 {
-    int best = -1, num = fsr_number(r, row);
-    for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == r->cfg_of_row[row] && fsr_ok(r, i) && fsr_number(r, i) < num &&
-            (best < 0 || fsr_number(r, i) > fsr_number(r, best)))
-            best = i;
-    return best;
+    int cfg = r->cfg_of_row[row];
+    for (int j = place(r, cfg, r->number[row]) - 1; j >= r->cfg_first[cfg]; j--)
+        if (fsr_ok(r, r->order[j]))
+            return r->order[j];
+    return -1;
 }
 
 int fsr_find_row(const fsr_run *r, int cfg, int number)
 {
-    for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == cfg && fsr_number(r, i) == number)
-            return i;
+    int j = place(r, cfg, number);
+    return j < r->cfg_first[cfg + 1] && r->number[r->order[j]] == number ? r->order[j] : -1;
+}
+
+int fsr_find_config(const fsr_run *r, const fsr_config *c)
+{
+    int lo = 0, hi = r->ncfg;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, d = config_cmp(&r->cfgs[r->cfg_sorted[mid]], c);
+        if (!d)
+            return r->cfg_sorted[mid];
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
@@ -413,33 +528,6 @@ const char *fsr_md(const char *s, char *buf, size_t len)
 }
 
 /* ---- output files ---- */
-
-FILE *fsr_create(const char *path, char *err, size_t errlen)
-{
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-    return f;
-}
-
-int fsr_commit(FILE *f, const char *path, char *err, size_t errlen)
-{
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        unlink(tmp);
-        return fs_fail(err, errlen, "cannot write %s", tmp);
-    }
-    if (rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        return fs_fail(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(e));
-    }
-    return 0;
-}
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)
 {

@@ -6,6 +6,7 @@
 #define FS_RUNDATA_H
 
 #include <stdio.h>
+#include "files.h"
 #include "table.h"
 #include "variant.h"
 
@@ -38,12 +39,18 @@ typedef struct {
     char dir[1024], id[256];
     fs_table res, dev;
     int *cfg_of_row;                 /* row -> index into cfgs */
+    int *number;                     /* row -> variant number */
+    int *order;                      /* rows by configuration, then by variant */
+    int *cfg_first;                  /* configuration k's rows: order[cfg_first[k] .. cfg_first[k+1]) */
+    int *cfg_sorted;                 /* configuration indices, sorted for fsr_find_config */
     fsr_config *cfgs;
     int ncfg, primary;               /* primary: the seed's configuration when present */
     char role_col[FSR_ROLES][2][64]; /* resolved columns; "" where this run lacks one */
 } fsr_run;
 
-/* results.csv (schema checked, every fixed column required) and device.csv. */
+/* results.csv (schema checked, every fixed column required, sizes whole
+ * numbers, a positive time in every row of status ok, no variant twice at a
+ * configuration) and device.csv. */
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
@@ -55,13 +62,15 @@ const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when abs
 int fsr_number(const fsr_run *r, int row);                /* the variant number */
 int fsr_ok(const fsr_run *r, int row);                    /* status "ok" */
 
-/* Rows of configuration cfg in variant order; returns how many. */
+/* Rows of configuration cfg in variant order, max at most; returns how many. */
 int fsr_rows(const fsr_run *r, int cfg, int *rows, int max);
+int fsr_count(const fsr_run *r, int cfg);                 /* rows of configuration cfg */
 /* The row of the nearest earlier variant measured ok at the same configuration. */
 int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);
 int fsr_find_row(const fsr_run *r, int cfg, int number);  /* -1 if absent */
+int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if absent */
 int fsr_is_seed_config(const fsr_config *c);                /* document 000's shape and tile */
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
@@ -89,9 +98,6 @@ const char *fsr_fmt(double v, int digits, char *buf, size_t len);
 /* Markdown cell text: '|' escaped, line breaks as spaces. */
 const char *fsr_md(const char *s, char *buf, size_t len);
 
-/* Output to path.tmp, renamed to path by fsr_commit when complete. */
-FILE *fsr_create(const char *path, char *err, size_t errlen);
-int fsr_commit(FILE *f, const char *path, char *err, size_t errlen);
 int fsr_mkdirs(const char *path, char *err, size_t errlen);
 
 /* Static instruction mix from `cuobjdump --dump-sass`. */
