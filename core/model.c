@@ -2,14 +2,17 @@
  * seed's own per-block traffic estimate, and the roofline floor. */
 #include "model.h"
 
+#include <math.h>
+
 static double max2(double a, double b) { return a > b ? a : b; }
 
 void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per_s,
                    double copy_bytes_per_s, fs_model *m)
 {
+    /* In double throughout: no product of sizes read from a file can overflow. */
     const double bh = (double)p->batch * p->heads_q, n = p->seq, d = p->head_dim;
-    const int bm = p->bm > 0 ? p->bm : p->seq, bn = p->bn > 0 ? p->bn : p->seq;
-    const int qblocks = (p->seq + bm - 1) / bm, kblocks = (p->seq + bn - 1) / bn;
+    const double bm = p->bm > 0 ? p->bm : n, bn = p->bn > 0 ? p->bn : n;
+    const double qblocks = ceil(n / bm), kblocks = ceil(n / bn);
     /* A tiled variant skips the key blocks above the diagonal only when its
      * loop stops there. */
     const int skips = p->causal && v && v->stops_at_diagonal;
@@ -17,16 +20,24 @@ void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per
     /* Scores and output are each a 2*N*N*D-FLOP product per head. */
     m->flop_useful = 4.0 * bh * n * n * d / (p->causal ? 2.0 : 1.0);
 
-    /* Query block i covers rows [i*BM, min((i+1)*BM, N)); with the diagonal
-     * stop it visits the key blocks that hold keys [0, min((i+1)*BM, N)). */
-    double key_blocks = 0, scores = 0;
-    for (int i = 0; i < qblocks; i++) {
-        int rows = p->seq - i * bm < bm ? p->seq - i * bm : bm;
-        int last = (i + 1) * bm < p->seq ? (i + 1) * bm : p->seq;
-        int kb = skips ? (last + bn - 1) / bn : kblocks;
-        int keys = kb * bn < p->seq ? kb * bn : p->seq;
-        key_blocks += kb;
-        scores += (double)rows * keys;
+    /* Without the diagonal stop every row sees all N keys. With it, query
+     * block i before the last has BM rows against its first ceil((i+1)*BM/BN)
+     * key blocks; the last block's N - (qblocks-1)*BM rows see all N keys.
+     * Where BN divides BM (every variant here) that is (i+1)*BM keys, summed
+     * in closed form; otherwise block by block (a million at most: beyond,
+     * the closed form is within a block per row of it). */
+    double key_blocks = qblocks * kblocks, scores = n * n;
+    if (skips && (fmod(bm, bn) == 0 || qblocks > 1e6)) {
+        key_blocks = bm / bn * (qblocks - 1) * qblocks / 2 + kblocks;
+        scores = bm * bm * (qblocks - 1) * qblocks / 2 + (n - (qblocks - 1) * bm) * n;
+    } else if (skips) {
+        key_blocks = kblocks;
+        scores = (n - (qblocks - 1) * bm) * n;
+        for (double i = 0; i < qblocks - 1; i++) {
+            const double kb = ceil((i + 1) * bm / bn);
+            key_blocks += kb;
+            scores += bm * fmin(kb * bn, n);
+        }
     }
     m->key_blocks = bh * key_blocks;
     m->flop_executed = 4.0 * bh * scores * d;

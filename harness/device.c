@@ -22,10 +22,17 @@ int fs_device_open(fs_device *d, char *why, size_t whylen)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess)
-        return fs_fail(why, whylen, "cudaGetDeviceCount: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) {
+        /* Without the driver the runtime says "driver version is
+         * insufficient", which sends one looking for the wrong fix. */
+        void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!driver)
+            return fs_fail(why, whylen, "no NVIDIA driver found (libcuda.so.1 could not be loaded)");
+        dlclose(driver);
+        return fs_fail(why, whylen, "no CUDA GPU found (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
+    }
     if (count == 0)
-        return fs_fail(why, whylen, "cudaGetDeviceCount found 0 devices");
+        return fs_fail(why, whylen, "no CUDA GPU found (cudaGetDeviceCount found 0 devices)");
 
     memset(d, 0, sizeof *d);
     struct cudaDeviceProp prop;

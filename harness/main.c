@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "files.h"
 #include "metrics.h"
 #include "options.h"
 #include "report.h"
@@ -136,6 +137,7 @@ int main(int argc, char **argv)
         fprintf(stderr, " see flashstudy --help)\n");
         return 2;
     }
+    fs_out_signals();
     fs_options o;
     char err[1024];
     int rc = 2;

@@ -4,6 +4,7 @@
 #include "options.h"
 #include "fail.h"
 #include "shape.h"
+#include "files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -232,7 +233,10 @@ done:
 
 /* CUPTI metric names are letters, digits, '_' and '.'; the profiler checks
  * that they exist on the GPU. Names may be separated by commas, spaces or
- * newlines (in @FILE, '#' starts a comment). */
+ * newlines (in @FILE, '#' starts a comment). Each costs replay passes: a
+ * few hundred are more than a run can collect, and the bound keeps the
+ * check for repeats short. */
+#define METRICS_MAX 256
 static int add_metrics(fs_options *o, const char *opt, char *text, char *err, size_t errlen)
 {
     for (char *line = text, *eol; line; line = eol) {
@@ -248,6 +252,8 @@ static int add_metrics(fs_options *o, const char *opt, char *text, char *err, si
                 dup |= !strcmp(o->metrics[i], tok);
             if (dup)
                 continue;
+            if (o->nmetrics == METRICS_MAX)
+                return fs_fail(err, errlen, "%s names more than %d metrics", opt, METRICS_MAX);
             char **grown = realloc(o->metrics, (size_t)(o->nmetrics + 1) * sizeof *grown);
             if (!grown || !(grown[o->nmetrics] = strdup(tok))) {
                 if (grown)
@@ -265,21 +271,11 @@ static int set_metrics(fs_options *o, const spec *s, const char *value, char *er
 {
     char *text;
     if (value[0] == '@') {
-        FILE *f = fopen(value + 1, "r");
-        if (!f)
-            return fs_fail(err, errlen, "%s: cannot open %s: %s", s->name, value + 1, strerror(errno));
-        size_t cap = 4096, n = 0, got;
-        text = malloc(cap + 1);
-        while (text && (got = fread(text + n, 1, cap - n, f)) > 0)
-            if ((n += got) == cap)
-                text = realloc(text, (cap *= 2) + 1);
-        int bad = ferror(f);
-        fclose(f);
-        if (!text || bad) {
-            free(text);
-            return fs_fail(err, errlen, "%s: cannot read %s", s->name, value + 1);
-        }
-        text[n] = '\0';
+        /* Any kind of file: @/dev/stdin and @<(...) are pipes. */
+        size_t n;
+        char why[600];
+        if (!(text = fs_read_file(value + 1, FS_METRICS_MAX_BYTES, 0, &n, why, sizeof why)))
+            return fs_fail(err, errlen, "%s: %s", s->name, why);
     } else if (!(text = strdup(value))) {
         return fs_fail(err, errlen, "out of memory");
     }

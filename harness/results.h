@@ -19,6 +19,8 @@
     X(CAUSAL, "causal", "1: causal mask")                                                     \
     X(BM, "bm", "BM, the block shape asked for: query rows per block")                         \
     X(BN, "bn", "BN, the block shape asked for: key rows per step of the key loop")            \
+    X(BM_RUN, "bm_run", "query rows per block the kernel ran (a step beyond the log picks its own)") \
+    X(BN_RUN, "bn_run", "key rows per step of the key loop the kernel ran")                    \
     X(GRID_BLOCKS, "grid_blocks", "thread blocks in the main kernel's grid (empty for a library)")                  \
     X(THREADS, "threads_per_block", "threads per block of the main kernel")                   \
     X(REGISTERS, "registers", "registers per thread (cudaFuncGetAttributes)")                 \

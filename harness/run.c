@@ -31,14 +31,16 @@
 #define CLOCK_DRIFT 0.05
 
 static volatile sig_atomic_t interrupted;
+static struct sigaction on_second[2];   /* SIGINT's and SIGTERM's before ours: fs_out_signals's */
 
 /* The first signal asks the loop to stop at the next step; a second one
- * kills at once (every file is written to a temporary name and renamed, so
- * no half file is left either way). */
+ * kills at once (every file is written to a temporary name and renamed, and
+ * fs_out_signals's handler removes the temporary file, so no half file is
+ * left either way). */
 static void on_signal(int sig)
 {
     interrupted = 1;
-    signal(sig, SIG_DFL);
+    sigaction(sig, &on_second[sig == SIGTERM], NULL);
 }
 
 typedef struct {
@@ -630,14 +632,16 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
     fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
     const char *refusal = v->plan(&p, &pl);
     char why[512];
-    /* A variant whose block shape is its step runs its own: the row, the
-     * model and every later call see the shape it runs. */
+    /* A variant whose block shape is its step runs its own: the model and
+     * every later call see the shape it runs; the row keeps both. */
     if (pl.bm) {
         p.bm = pl.bm;
         p.bn = pl.bn;
     }
-    cell(row, FS_COL_BM, "%d", p.bm);
-    cell(row, FS_COL_BN, "%d", p.bn);
+    cell(row, FS_COL_BM, "%d", c->bm);
+    cell(row, FS_COL_BN, "%d", c->bn);
+    cell(row, FS_COL_BM_RUN, "%d", p.bm);
+    cell(row, FS_COL_BN_RUN, "%d", p.bn);
     if (refusal || (refusal = fs_target_refusal(v, s->dev.cc, why, sizeof why)))
         return skip_row(row, refusal);
     size_t taken;
@@ -785,7 +789,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
     char why[512];
 
     if (fs_device_open(&s.dev, why, sizeof why)) {
-        fprintf(stderr, "flashstudy: no CUDA GPU found (%s): %s needs an NVIDIA GPU\n", why, fs_command_name(o->cmd));
+        fprintf(stderr, "flashstudy: %s: flashstudy %s needs an NVIDIA GPU and its driver\n", why,
+                fs_command_name(o->cmd));
         return 1;
     }
     build_metrics(&s);
@@ -804,8 +809,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
 
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, &on_second[0]);
+    sigaction(SIGTERM, &sa, &on_second[1]);
 
     add_note(&info, "mma_flop_per_s: mma.sync.m16n8k16 fp16->fp32 on every warp of a full grid, the tensor-core "
                     "ceiling of the instruction the variants use (warpgroup MMA on Hopper peaks higher)");

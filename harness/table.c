@@ -4,14 +4,13 @@
  * sentence in err naming the file and the line. */
 #include "table.h"
 #include "fail.h"
+#include "files.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -83,7 +82,7 @@ double fs_table_num(const fs_table *t, int row, const char *col)
         return NAN;
     char *end;
     double x = strtod(s, &end);
-    return *end ? NAN : x;
+    return *end || !isfinite(x) ? NAN : x;
 }
 
 /* ---- reading ---- */
@@ -191,39 +190,16 @@ static int read_record(csv *r, const char *path, char ***cells, int *n, char *er
     return -1;
 }
 
-/* The whole file, NUL-terminated; NULL with err on failure. */
-static char *slurp(const char *path, size_t *size, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fs_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *data = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (cap - n < 65536) {
-            cap = cap ? 2 * cap : 65536;
-            data = xrealloc(data, cap + 1);
-        }
-        got = fread(data + n, 1, cap - n, f);
-        n += got;
-    } while (got);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(data);
-        fs_fail(err, errlen, "cannot read %s", path);
-        return NULL;
-    }
-    data[n] = '\0';
-    *size = n;
-    return data;
-}
-
-static int check_schema(csv *r, const char *path, char *err, size_t errlen)
+/* What a table must open with: no byte order mark, and for a results file
+ * (schema) the schema line of the version this build reads. */
+static int check_start(csv *r, const char *path, int schema, char *err, size_t errlen)
 {
     static const char prefix[] = "# flashstudy results schema ";
+    if (r->end - r->s >= 3 && !memcmp(r->s, "\xEF\xBB\xBF", 3))
+        return fs_fail(err, errlen, "%s opens with a UTF-8 byte order mark (bytes EF BB BF, added by some "
+                    "editors): save it without one", path);
+    if (!schema)
+        return 0;
     const char *eol = r->s;
     while (eol < r->end && *eol != '\n')
         eol++;
@@ -241,9 +217,10 @@ static int check_schema(csv *r, const char *path, char *err, size_t errlen)
     if (i == plen || i != len || version < 1)
         return fs_fail(err, errlen, "%s line 1: \"%.*s\" is not a valid schema line (expected \"%s\")",
                     path, (int)(len < 80 ? len : 80), r->s, FS_SCHEMA_LINE);
-    if (version > FS_SCHEMA_VERSION)
-        return fs_fail(err, errlen, "%s uses results schema %ld, newer than schema %d that this "
-                    "build reads; use a newer flashstudy", path, version, FS_SCHEMA_VERSION);
+    if (version != FS_SCHEMA_VERSION)
+        return fs_fail(err, errlen, "%s uses results schema %ld, %s than schema %d that this build reads; %s",
+                    path, version, version > FS_SCHEMA_VERSION ? "newer" : "older", FS_SCHEMA_VERSION,
+                    version > FS_SCHEMA_VERSION ? "use a newer flashstudy" : "run the study again with this build");
     r->s = eol;
     skip_eol(r);
     return 0;
@@ -253,7 +230,7 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
 {
     if (r->s == r->end)
         return fs_fail(err, errlen, "%s is empty", path);
-    if (schema && check_schema(r, path, err, errlen))
+    if (check_start(r, path, schema, err, errlen))
         return -1;
     /* Comments and blank lines before the header. */
     while (r->s < r->end && (*r->s == '#' || at_eol(r))) {
@@ -307,7 +284,7 @@ int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t e
 {
     memset(t, 0, sizeof *t);
     size_t size;
-    char *data = slurp(path, &size, err, errlen);
+    char *data = fs_read_file(path, FS_RESULTS_MAX_BYTES, 1, &size, err, errlen);
     if (!data)
         return -1;
     csv r = {.s = data, .end = data + size, .line = 1};
@@ -350,34 +327,13 @@ static void write_row(FILE *f, char *const *cells, int n)
 
 int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen)
 {
-    size_t n = strlen(path) + 5;
-    char *tmp = xrealloc(NULL, n);
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
+    FILE *f = fs_out_open(path, err, errlen);
+    if (!f)
         return -1;
-    }
     if (schema)
         fprintf(f, "%s\n", FS_SCHEMA_LINE);
     write_row(f, t->header, t->ncols);
     for (int i = 0; i < t->nrows; i++)
         write_row(f, t->cells + (size_t)i * t->ncols, t->ncols);
-    int bad = ferror(f);
-    int saved = errno;
-    if (fclose(f) && !bad) {
-        bad = 1;
-        saved = errno;
-    }
-    if (bad || rename(tmp, path)) {
-        if (!bad)
-            saved = errno;
-        fs_fail(err, errlen, "cannot write %s: %s", bad ? tmp : path, strerror(saved));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    return fs_out_commit(f, err, errlen);
 }

@@ -23,13 +23,15 @@ void fs_table_free(fs_table *t);
 void fs_table_add(fs_table *t, const char *const *cells);
 int fs_table_col(const fs_table *t, const char *name);           /* -1 if absent */
 const char *fs_table_get(const fs_table *t, int row, const char *col); /* NULL if no such column */
-/* The cell as a number; NAN when empty or not a number. */
+/* The cell as a number; NAN when empty, not a number or not finite (inf, 1e400). */
 double fs_table_num(const fs_table *t, int row, const char *col);
 
-/* Reads path. `schema` non-zero: the file must open with a schema line of a
- * version this build understands. Returns 0, or -1 with a sentence in err. */
+/* Reads path, a regular file of FS_RESULTS_MAX_BYTES at most. `schema`
+ * non-zero: the file must open with the schema line of the version this
+ * build reads. Returns 0, or -1 with a sentence in err. */
 int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t errlen);
-/* Writes path atomically (path.tmp, then rename). schema: write the schema line. */
+/* Writes path with fs_out_open (path.tmp, then rename). schema: write the
+ * schema line. */
 int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen);
 
 #endif

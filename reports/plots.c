@@ -2,18 +2,25 @@
  * the gnuplot templates of plots/ (NAME.gp) copied beside them, and render.sh,
  * which runs each template with its variables given by `gnuplot -e`. The
  * folder is complete without gnuplot: copy it to a machine that has it and
- * run `sh render.sh`. */
+ * run `sh render.sh`. Here gnuplot is started with an argument vector, so
+ * that no shell sees a folder's name. */
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np */
 #include "report.h"
 
+#include <errno.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "model.h"
 #include "rundata.h"
 #include "fail.h"
 
 #define MAX_ROWS 4096
+#define VARS_LEN 4096
 
 /* What a chart's writer hands back: its gnuplot variables, or why it has
  * nothing to draw. */
@@ -22,7 +29,7 @@ typedef struct {
     const fs_table *peers;
     const char *dir;
     char config[700];      /* what the chart shows: the primary configuration unless it says otherwise */
-    char vars[4096];
+    char vars[VARS_LEN];
     char skip[512];
     char *err;
     size_t errlen;
@@ -35,9 +42,10 @@ static void var(chart_ctx *c, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(v, sizeof v, fmt, ap);
     va_end(ap);
-    /* The value sits in '...' inside "..." of a shell line. */
+    /* The value sits in '...' inside "..." of a shell line, and a line
+     * break would end gnuplot's command. */
     for (char *s = v; *s; s++)
-        if (strchr("'\"\\$`", *s))
+        if (strchr("'\"\\$`", *s) || (unsigned char)*s < ' ')
             *s = ' ';
     size_t n = strlen(c->vars);
     snprintf(c->vars + n, sizeof c->vars - n, "; %s='%s'", name, v);
@@ -53,18 +61,13 @@ static FILE *dat_open(chart_ctx *c, const char *name, const char *header)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
-    FILE *f = fsr_create(path, c->err, c->errlen);
+    FILE *f = fs_out_open(path, c->err, c->errlen);
     if (f)
         fprintf(f, "# %s, run %s\n", header, c->r->id);
     return f;
 }
 
-static int dat_close(chart_ctx *c, FILE *f, const char *name)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", c->dir, name);
-    return fsr_commit(f, path, c->err, c->errlen);
-}
+static int dat_close(chart_ctx *c, FILE *f) { return fs_out_commit(f, c->err, c->errlen); }
 
 /* " 1.5", or " NaN" (set datafile missing 'NaN' in plots/common.gp). */
 static void put_num(FILE *f, double x)
@@ -127,7 +130,7 @@ static int bars(chart_ctx *c, const char *name, const int *roles, int nroles, co
         fputc('\n', f);
     }
     var(c, "data", "%s", name);
-    return dat_close(c, f, name) ? -1 : 1;
+    return dat_close(c, f) ? -1 : 1;
 }
 
 static int peer_matches(const fs_table *p, int i, const fsr_config *c)
@@ -178,7 +181,7 @@ static int chart_waterfall(chart_ctx *c)
     }
     fprintf(f, "%d \"total\" 0 %.6g %.6g 0\n", n, last, 100 * (last / first - 1));
     var(c, "data", "waterfall.dat");
-    return dat_close(c, f, "waterfall.dat") ? -1 : 1;
+    return dat_close(c, f) ? -1 : 1;
 }
 
 static int chart_bytes(chart_ctx *c)
@@ -264,7 +267,7 @@ static int chart_roofline(chart_ctx *c)
     num_var(c, "bw_tbps", bw * 1e-12);
     num_var(c, "xmin", lo / 4);
     num_var(c, "xmax", hi * 4);
-    return dat_close(c, f, "roofline.dat") ? -1 : 1;
+    return dat_close(c, f) ? -1 : 1;
 }
 
 /* Our time change per step beside the one document 000 reports. */
@@ -306,7 +309,7 @@ static int chart_seed(chart_ctx *c)
         fprintf(f, "%d \"%s\" %.6g %.6g\n", i, lab, ours[i], theirs[i]);
     }
     var(c, "data", "seed.dat");
-    return dat_close(c, f, "seed.dat") ? -1 : 1;
+    return dat_close(c, f) ? -1 : 1;
 }
 
 /* One line per variant over the configurations that differ only in N; the
@@ -385,7 +388,7 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
     variant_vars(c, rows, n);
     num_var(c, "nvar", n);
     num_var(c, "ncols", 1 + n + nb);
-    return dat_close(c, f, name) ? -1 : 1;
+    return dat_close(c, f) ? -1 : 1;
 }
 
 static int chart_sweep_time(chart_ctx *c) { return sweep(c, "sweep_time.dat", FSR_TIME, 1); }
@@ -428,7 +431,7 @@ static int chart_sweep_peers(chart_ctx *c)
     }
     var(c, "data", "sweep_peers.dat");
     num_var(c, "ncols", 2 + np);
-    return dat_close(c, f, "sweep_peers.dat") ? -1 : 1;
+    return dat_close(c, f) ? -1 : 1;
 }
 
 static const struct {
@@ -459,7 +462,7 @@ static int copy_template(const char *name, const char *dir, char *err, size_t er
     FILE *in = fopen(src, "r");
     if (!in)
         return fs_fail(err, errlen, "cannot open the chart template %s (run flashstudy from the repository root)", src);
-    FILE *out = fsr_create(dst, err, errlen);
+    FILE *out = fs_out_open(dst, err, errlen);
     if (!out) {
         fclose(in);
         return -1;
@@ -468,7 +471,43 @@ static int copy_template(const char *name, const char *dir, char *err, size_t er
     while ((n = fread(buf, 1, sizeof buf, in)))
         fwrite(buf, 1, n, out);
     fclose(in);
-    return fsr_commit(out, dst, err, errlen);
+    return fs_out_commit(out, err, errlen);
+}
+
+/* gnuplot -e "fmt=...; VARS" NAME.gp in dir, its output (/dev/stdout) into
+ * dir/NAME.FMT through fs_out_open. Returns 0, 1 when gnuplot is not on
+ * PATH, or -1 with err. */
+static int render(const char *dir, const char *name, const char *fmt, const char *vars, char *err, size_t errlen)
+{
+    extern char **environ;
+    char path[1200], gp[64], e[VARS_LEN + 64];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, fmt);
+    snprintf(gp, sizeof gp, "%s.gp", name);
+    snprintf(e, sizeof e, "fmt='%s'; out='/dev/stdout'%.*s", fmt, VARS_LEN, vars);
+    FILE *f = fs_out_open(path, err, errlen);
+    if (!f)
+        return -1;
+    char *argv[] = {"gnuplot", "-e", e, gp, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fileno(f), STDOUT_FILENO);
+    posix_spawn_file_actions_addchdir_np(&fa, dir);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ), status = 0;
+    posix_spawn_file_actions_destroy(&fa);
+    while (!rc && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!rc && WIFEXITED(status) && !WEXITSTATUS(status))
+        return fs_out_commit(f, err, errlen);
+    fs_out_abort(f);
+    if (rc == ENOENT)
+        return 1;
+    if (rc)
+        return fs_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
+    if (WIFEXITED(status))
+        return fs_fail(err, errlen, "gnuplot exited with status %d on %s (its message is above); the "
+                       "scripts are in %s/render.sh", WEXITSTATUS(status), path, dir);
+    return fs_fail(err, errlen, "gnuplot was killed by signal %d on %s", WTERMSIG(status), path);
 }
 
 int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t errlen)
@@ -485,15 +524,19 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     snprintf(dir, sizeof dir, "%s", out_dir ? out_dir : "");
     if (!out_dir)
         snprintf(dir, sizeof dir, "plots/%s", r.id);
-    int rc = -1, drawn = 0;
+    int rc = -1, drawn = 0, which[NCHARTS];
+    char vars[NCHARTS][VARS_LEN];
     FILE *sh = NULL;
     if (fsr_mkdirs(dir, err, errlen) || copy_template("common.gp", dir, err, errlen))
         goto out;
     snprintf(path, sizeof path, "%s/render.sh", dir);
-    if (!(sh = fsr_create(path, err, errlen)))
+    if (!(sh = fs_out_open(path, err, errlen)))
         goto out;
-    fprintf(sh, "#!/bin/sh\n# Renders the charts of run %s: PNG (pngcairo) and SVG from the .dat files "
-                "here.\n# Needs gnuplot (apt-get install gnuplot-nox).\nset -e\ncd \"$(dirname \"$0\")\"\n", r.id);
+    fprintf(sh, "#!/bin/sh\n# Renders the charts of run ");
+    for (const char *s = r.id; *s; s++)   /* a line break in the name would start a command */
+        fputc((unsigned char)*s < ' ' ? ' ' : *s, sh);
+    fprintf(sh, ": PNG (pngcairo) and SVG from the .dat files here.\n# Needs gnuplot (apt-get install "
+                "gnuplot-nox).\nset -e\ncd \"$(dirname \"$0\")\"\n");
     fsr_primary_label(&r, label, sizeof label);
     for (int i = 0; i < NCHARTS; i++) {
         chart_ctx c = {.r = &r, .peers = &peers, .dir = dir, .err = err, .errlen = errlen};
@@ -516,9 +559,10 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
             fprintf(sh, "gnuplot -e \"fmt='%s'; out='%s.%s.tmp'%s\" %s\nmv %s.%s.tmp %s.%s\n", fmt,
                     charts[i].name, fmt, c.vars, gp, charts[i].name, fmt, charts[i].name, fmt);
         }
-        drawn++;
+        which[drawn] = i;
+        memcpy(vars[drawn++], c.vars, sizeof c.vars);
     }
-    rc = fsr_commit(sh, path, err, errlen);
+    rc = fs_out_commit(sh, err, errlen);
     sh = NULL;
     if (rc)
         goto out;
@@ -526,23 +570,17 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
         printf("flashstudy: no chart has data in %s\n", r.dir);
         goto out;
     }
-    if (system("command -v gnuplot >/dev/null 2>&1")) {
+    for (int i = 0; i < drawn && !rc; i++)
+        for (int k = 0; k < 2 && !rc; k++)
+            rc = render(dir, charts[which[i]].name, k ? "svg" : "png", vars[i], err, errlen);
+    if (rc > 0)
         printf("flashstudy: gnuplot not found: wrote the data and scripts to %s/; install gnuplot "
                "(apt-get install gnuplot-nox) and run sh %s/render.sh\n", dir, dir);
-        rc = 1;
-        goto out;
-    }
-    char cmd[1300];
-    snprintf(cmd, sizeof cmd, "sh '%s/render.sh'", dir);
-    if (system(cmd)) {
-        rc = fs_fail(err, errlen, "gnuplot failed on a chart of %s (its message is above); the scripts are "
-                  "in %s/render.sh", r.id, dir);
-        goto out;
-    }
-    printf("flashstudy: %d charts in %s/ (PNG and SVG)\n", drawn, dir);
+    if (!rc)
+        printf("flashstudy: %d charts in %s/ (PNG and SVG)\n", drawn, dir);
 out:
     if (sh)
-        fclose(sh);
+        fs_out_abort(sh);
     fsr_free(&r);
     fs_table_free(&peers);
     return rc;

@@ -207,13 +207,10 @@ static void configs_section(FILE *f, const fsr_run *r)
     heading(f, h, 3);
     for (int k = 0; k < r->ncfg; k++) {
         char l[160];
-        int n = 0;
-        for (int i = 0; i < r->res.nrows; i++)
-            n += r->cfg_of_row[i] == k;
         fsr_config_label(&r->cfgs[k], l, sizeof l);
         row_begin(f);
         cell(f, l);
-        cellf(f, "%d", n);
+        cellf(f, "%d", fsr_count(r, k));
         cell(f, k != r->primary                   ? ""
                 : fsr_is_seed_config(&r->cfgs[k]) ? "document 000's configuration: the steps below use it"
                                                   : "the steps below use it");
@@ -530,11 +527,11 @@ static void failed_section(FILE *f, const fsr_run *r)
 /* The fastest step measured ok at cfg; -1 if none. */
 static int fastest(const fsr_run *r, int cfg)
 {
-    int best = -1;
-    for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == cfg && !fsr_is_peer(r, i) && fsr_ok(r, i) && !isnan(fsr_value(r, i, FSR_TIME)) &&
-            (best < 0 || fsr_value(r, i, FSR_TIME) < fsr_value(r, best, FSR_TIME)))
-            best = i;
+    int rows[MAX_ROWS], n = fsr_rows(r, cfg, rows, MAX_ROWS), best = -1;
+    for (int i = 0; i < n; i++)
+        if (fsr_ok(r, rows[i]) && !isnan(fsr_value(r, rows[i], FSR_TIME)) &&
+            (best < 0 || fsr_value(r, rows[i], FSR_TIME) < fsr_value(r, best, FSR_TIME)))
+            best = rows[i];
     return best;
 }
 
@@ -860,10 +857,10 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
     else
         snprintf(path, sizeof path, "reports/%s.md", r.id);
     int rc = -1;
-    FILE *f = fsr_create(path, err, errlen);
+    FILE *f = fs_out_open(path, err, errlen);
     if (f) {
         write_report(f, &r, &seed, &peers);
-        rc = fsr_commit(f, path, err, errlen);
+        rc = fs_out_commit(f, err, errlen);
     }
     fsr_free(&r);
     fs_table_free(&seed);
@@ -874,12 +871,9 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
 /* The row of q with p's row i's variant and configuration; -1 if none. */
 static int match(const fsr_run *p, int i, const fsr_run *q)
 {
-    char a[256], b[256];
-    for (int k = 0; k < q->res.nrows; k++)
-        if (!strcmp(fsr_id(p, i, a, sizeof a), fsr_id(q, k, b, sizeof b)) &&
-            fsr_same_config(&p->cfgs[p->cfg_of_row[i]], &q->cfgs[q->cfg_of_row[k]]))
-            return k;
-    return -1;
+    int cfg = fsr_find_config(q, &p->cfgs[p->cfg_of_row[i]]);
+    char id[256];
+    return cfg < 0 ? -1 : fsr_find_id(q, cfg, fsr_id(p, i, id, sizeof id));
 }
 
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen)
@@ -896,7 +890,7 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
         snprintf(path, sizeof path, "%s", out_md);
     else
         snprintf(path, sizeof path, "reports/compare-%s-%s.md", a.id, b.id);
-    FILE *f = fsr_create(path, err, errlen);
+    FILE *f = fs_out_open(path, err, errlen);
     if (!f) {
         fsr_free(&a);
         fsr_free(&b);
@@ -961,7 +955,7 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
             fprintf(f, "- only in %s: %s at %s\n", pass ? "B" : "A", vl, cl);
         }
     }
-    int rc = fsr_commit(f, path, err, errlen);
+    int rc = fs_out_commit(f, err, errlen);
     fsr_free(&a);
     fsr_free(&b);
     return rc;

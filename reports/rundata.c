@@ -3,11 +3,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "metrics.h"
 #include "results.h"
 #include "fail.h"
@@ -38,10 +38,11 @@ const fsr_role fsr_roles[FSR_ROLES] = {
 
 /* ---- loading ---- */
 
+/* A whole number from 0 to INT_MAX; -1 otherwise (empty, a fraction, 1e300). */
 static int cell_int(const fs_table *t, int row, const char *col)
 {
     double x = fs_table_num(t, row, col);
-    return isnan(x) ? -1 : (int)x;
+    return x >= 0 && x <= INT_MAX && x == floor(x) ? (int)x : -1;
 }
 
 /* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`. */
@@ -66,11 +67,17 @@ static fs_shape shape_of(const fsr_config *c)
 #undef FSR_COPY
 }
 
-int fsr_same_config(const fsr_config *a, const fsr_config *b)
+static int config_cmp(const fsr_config *a, const fsr_config *b)
 {
     fs_shape x = shape_of(a), y = shape_of(b);
-    return !strcmp(a->mode, b->mode) && fs_shape_equal(&x, &y);
+    const int *u = (const int *)&x, *w = (const int *)&y; /* fs_shape is ints only */
+    int c = strcmp(a->mode, b->mode);
+    for (size_t k = 0; k < sizeof x / sizeof *u && !c; k++)
+        c = (u[k] > w[k]) - (u[k] < w[k]);
+    return c;
 }
+
+int fsr_same_config(const fsr_config *a, const fsr_config *b) { return !config_cmp(a, b); }
 
 int fsr_is_seed_config(const fsr_config *c)
 {
@@ -105,6 +112,128 @@ static void resolve_roles(fsr_run *r)
             if (col && fs_table_col(&r->res, col) >= 0)
                 snprintf(r->role_col[k][s], sizeof r->role_col[k][s], "%s", col);
         }
+}
+
+/* A row as index_rows sorts them. */
+typedef struct {
+    fsr_config c;
+    int number, row;   /* a peer's number is INT_MAX: peers come after the steps */
+    const char *id;    /* a peer's name; NULL for a step */
+} keyed;
+
+/* Configuration, then the variant (steps by number, peers by name); two keys
+ * equal in both are the same variant. */
+static int variant_cmp(const keyed *a, const keyed *b)
+{
+    int c = config_cmp(&a->c, &b->c);
+    if (!c)
+        c = (a->number > b->number) - (a->number < b->number);
+    if (!c && a->id && b->id)
+        c = strcmp(a->id, b->id);
+    return c;
+}
+
+static int keyed_cmp(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    int c = variant_cmp(a, b);
+    return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+/* A configuration's run of rows in the sorted keys. */
+typedef struct {
+    int first_row, start, len, pos;   /* pos: its place in configuration order */
+} group;
+
+static int group_cmp(const void *x, const void *y)
+{
+    const group *a = x, *b = y;
+    return (a->first_row > b->first_row) - (a->first_row < b->first_row);
+}
+
+/* The rows checked and indexed by one sort: configurations numbered in order
+ * of first appearance, each one's rows by variant, the same variant twice
+ * at a configuration refused. */
+static int index_rows(fsr_run *r, char *err, size_t errlen)
+{
+    const char *path = r->dir;
+    int n = r->res.nrows, rc = -1, ng = 0;
+    keyed *key = malloc(sizeof *key * n);
+    group *g = malloc(sizeof *g * n);
+    r->cfg_of_row = malloc(sizeof *r->cfg_of_row * n);
+    r->number = malloc(sizeof *r->number * n);
+    r->order = malloc(sizeof *r->order * n);
+    r->cfg_first = malloc(sizeof *r->cfg_first * (n + 1));
+    r->cfg_sorted = malloc(sizeof *r->cfg_sorted * n);
+    r->cfgs = malloc(sizeof *r->cfgs * n);
+    r->peer = malloc(n ? n : 1);
+    if (!key || !g || !r->cfg_of_row || !r->number || !r->order || !r->cfg_first || !r->cfg_sorted || !r->cfgs ||
+        !r->peer) {
+        fs_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        fsr_config *c = &key[i].c;
+        row_config(&r->res, i, c);
+        key[i].row = i;
+        /* The kind column, or for an older run none: it had steps only. */
+        const char *kind = fs_table_get(&r->res, i, "kind");
+        r->peer[i] = kind && !strcmp(kind, "peer");
+        key[i].number = r->peer[i] ? INT_MAX : cell_int(&r->res, i, "variant");
+        key[i].id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
+        if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
+            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || key[i].number < 0 || (kind && strcmp(kind, "step") &&
+            !r->peer[i]) || (r->peer[i] && !*fsr_cell(r, i, "variant"))) {
+            fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, causal, bm "
+                    "and bn must be whole numbers (all but causal positive) up to %d, kind step or peer, a "
+                    "step's variant its number and a peer's its name", path, i + 1, INT_MAX);
+            goto out;
+        }
+        double t = fs_table_num(&r->res, i, "time_median_s");
+        if (!strcmp(fs_table_get(&r->res, i, "status"), "ok") && !(t > 0)) {
+            fs_fail(err, errlen, "%s/results.csv row %d: status ok, but time_median_s is \"%.40s\", not a "
+                    "positive time", path, i + 1, fs_table_get(&r->res, i, "time_median_s"));
+            goto out;
+        }
+        r->number[i] = key[i].number;
+    }
+    qsort(key, (size_t)n, sizeof *key, keyed_cmp);
+    for (int j = 0; j < n; j++) {
+        if (j && !config_cmp(&key[j].c, &key[j - 1].c)) {
+            if (!variant_cmp(&key[j], &key[j - 1])) {
+                char l[160];
+                fsr_config_label(&key[j].c, l, sizeof l);
+                char id[256];
+                fs_fail(err, errlen, "%s/results.csv rows %d and %d are both variant %s at %s: a run "
+                        "measures each once (were two files joined?)", path, key[j - 1].row + 1,
+                        key[j].row + 1, fsr_id(r, key[j].row, id, sizeof id), l);
+                goto out;
+            }
+            g[ng - 1].len++;
+            if (key[j].row < g[ng - 1].first_row)
+                g[ng - 1].first_row = key[j].row;
+        } else {
+            g[ng] = (group){key[j].row, j, 1, ng};
+            ng++;
+        }
+    }
+    qsort(g, (size_t)ng, sizeof *g, group_cmp);
+    for (int k = 0, o = 0; k < ng; k++) {
+        r->cfg_sorted[g[k].pos] = k;
+        r->cfgs[k] = key[g[k].start].c;
+        r->cfg_first[k] = o;
+        for (int j = g[k].start; j < g[k].start + g[k].len; j++) {
+            r->order[o++] = key[j].row;
+            r->cfg_of_row[key[j].row] = k;
+        }
+    }
+    r->cfg_first[ng] = n;
+    r->ncfg = ng;
+    rc = 0;
+out:
+    free(key);
+    free(g);
+    return rc;
 }
 
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
@@ -153,36 +282,12 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         return fs_fail(err, errlen, "%s must have the columns key,value", path);
     }
 
-    r->cfg_of_row = malloc(sizeof *r->cfg_of_row * r->res.nrows);
-    r->cfgs = malloc(sizeof *r->cfgs * r->res.nrows);
-    r->peer = malloc(r->res.nrows);
-    if (!r->cfg_of_row || !r->cfgs || !r->peer) {
+    if (index_rows(r, err, errlen)) {
         fsr_free(r);
-        return fs_fail(err, errlen, "out of memory");
-    }
-    r->primary = -1;
-    for (int i = 0; i < r->res.nrows; i++) {
-        fsr_config c;
-        row_config(&r->res, i, &c);
-        /* The kind column, or for an older run the registry (it had steps only). */
-        const char *kind = fs_table_get(&r->res, i, "kind");
-        r->peer[i] = kind ? !strcmp(kind, "peer") : 0;
-        if (c.batch <= 0 || c.seq <= 0 || c.heads_q <= 0 || c.heads_kv <= 0 || c.head_dim <= 0 ||
-            c.bm <= 0 || c.bn <= 0 || c.causal < 0 || (kind && strcmp(kind, "step") && !r->peer[i]) ||
-            (r->peer[i] ? !*fsr_cell(r, i, "variant") : isnan(fs_table_num(&r->res, i, "variant")))) {
-            fsr_free(r);
-            return fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, "
-                        "causal, bm and bn must be numbers, kind step or peer, and a step's variant its "
-                        "number", r->dir, i + 1);
-        }
-        int k = 0;
-        while (k < r->ncfg && !fsr_same_config(&r->cfgs[k], &c))
-            k++;
-        if (k == r->ncfg)
-            r->cfgs[r->ncfg++] = c;
-        r->cfg_of_row[i] = k;
+        return -1;
     }
     /* The seed's configuration, a cold run first. */
+    r->primary = -1;
     for (int k = 0; k < r->ncfg; k++)
         if (fsr_is_seed_config(&r->cfgs[k]) &&
             (r->primary < 0 || (!strcmp(r->cfgs[k].mode, "cold") && strcmp(r->cfgs[r->primary].mode, "cold"))))
@@ -200,9 +305,13 @@ void fsr_free(fsr_run *r)
     if (r->dev.header)
         fs_table_free(&r->dev);
     free(r->cfg_of_row);
+    free(r->number);
+    free(r->order);
+    free(r->cfg_first);
+    free(r->cfg_sorted);
     free(r->cfgs);
     free(r->peer);
-    r->cfg_of_row = NULL;
+    r->cfg_of_row = r->number = r->order = r->cfg_first = r->cfg_sorted = NULL;
     r->cfgs = NULL;
     r->peer = NULL;
 }
@@ -257,10 +366,7 @@ const char *fsr_cell(const fsr_run *r, int row, const char *col)
     return s ? s : "";
 }
 
-int fsr_number(const fsr_run *r, int row)
-{
-    return r->peer[row] ? -1 : (int)fs_table_num(&r->res, row, "variant");
-}
+int fsr_number(const fsr_run *r, int row) { return r->peer[row] ? -1 : r->number[row]; }
 
 int fsr_is_peer(const fsr_run *r, int row) { return r->peer[row]; }
 
@@ -279,14 +385,11 @@ int fsr_ok(const fsr_run *r, int row) { return !strcmp(fsr_cell(r, row, "status"
 
 int fsr_rows(const fsr_run *r, int cfg, int *rows, int max)
 {
-    int n = 0;
-    for (int i = 0; i < r->res.nrows && n < max; i++) {
-        if (r->cfg_of_row[i] != cfg || r->peer[i])
-            continue;
-        int j = n++;
-        for (; j > 0 && fsr_number(r, rows[j - 1]) > fsr_number(r, i); j--)
-            rows[j] = rows[j - 1];
-        rows[j] = i;
+    /* Steps sort before peers (index_rows), so the steps are a prefix. */
+    int n = 0, first = r->cfg_first[cfg];
+    while (n < fsr_count(r, cfg) && n < max && !r->peer[r->order[first + n]]) {
+        rows[n] = r->order[first + n];
+        n++;
     }
     return n;
 }
@@ -294,36 +397,64 @@ int fsr_rows(const fsr_run *r, int cfg, int *rows, int max)
 int fsr_peer_rows(const fsr_run *r, int cfg, int *rows, int max)
 {
     int n = 0;
-    for (int i = 0; i < r->res.nrows && n < max; i++)
-        if (r->cfg_of_row[i] == cfg && r->peer[i])
-            rows[n++] = i;
+    for (int j = r->cfg_first[cfg]; j < r->cfg_first[cfg + 1] && n < max; j++)
+        if (r->peer[r->order[j]])
+            rows[n++] = r->order[j];
     return n;
+}
+
+int fsr_count(const fsr_run *r, int cfg) { return r->cfg_first[cfg + 1] - r->cfg_first[cfg]; }
+
+/* Where in cfg's rows the variant number is, or would be inserted. */
+static int place(const fsr_run *r, int cfg, int number)
+{
+    int lo = r->cfg_first[cfg], hi = r->cfg_first[cfg + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->number[r->order[mid]] < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 int fsr_previous(const fsr_run *r, int row)
 {
-    int best = -1, num = fsr_number(r, row);
-    for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == r->cfg_of_row[row] && !r->peer[i] && fsr_ok(r, i) && fsr_number(r, i) < num &&
-            (best < 0 || fsr_number(r, i) > fsr_number(r, best)))
-            best = i;
-    return best;
+    int cfg = r->cfg_of_row[row];
+    for (int j = place(r, cfg, r->number[row]) - 1; j >= r->cfg_first[cfg]; j--)
+        if (fsr_ok(r, r->order[j]))
+            return r->order[j];
+    return -1;
 }
 
 int fsr_find_row(const fsr_run *r, int cfg, int number)
 {
-    for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == cfg && !r->peer[i] && fsr_number(r, i) == number)
-            return i;
-    return -1;
+    int j = place(r, cfg, number);
+    return number >= 0 && j < r->cfg_first[cfg + 1] && r->number[r->order[j]] == number ? r->order[j] : -1;
 }
 
 int fsr_find_id(const fsr_run *r, int cfg, const char *id)
 {
     char buf[256];
-    for (int i = 0; i < r->res.nrows; i++)
-        if (r->cfg_of_row[i] == cfg && !strcmp(fsr_id(r, i, buf, sizeof buf), id))
-            return i;
+    for (int j = r->cfg_first[cfg]; j < r->cfg_first[cfg + 1]; j++)
+        if (!strcmp(fsr_id(r, r->order[j], buf, sizeof buf), id))
+            return r->order[j];
+    return -1;
+}
+
+int fsr_find_config(const fsr_run *r, const fsr_config *c)
+{
+    int lo = 0, hi = r->ncfg;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, d = config_cmp(&r->cfgs[r->cfg_sorted[mid]], c);
+        if (!d)
+            return r->cfg_sorted[mid];
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
@@ -478,33 +609,6 @@ const char *fsr_md(const char *s, char *buf, size_t len)
 }
 
 /* ---- output files ---- */
-
-FILE *fsr_create(const char *path, char *err, size_t errlen)
-{
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-    return f;
-}
-
-int fsr_commit(FILE *f, const char *path, char *err, size_t errlen)
-{
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        unlink(tmp);
-        return fs_fail(err, errlen, "cannot write %s", tmp);
-    }
-    if (rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        return fs_fail(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(e));
-    }
-    return 0;
-}
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)
 {

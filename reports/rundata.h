@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include "shape.h"
+#include "files.h"
 #include "table.h"
 #include "variant.h"
 
@@ -41,14 +42,20 @@ typedef struct {
     fs_table res, dev;
     int *cfg_of_row;                 /* row -> index into cfgs */
     char *peer;                      /* row -> 1 for a peer's row */
+    int *number;                     /* row -> variant number */
+    int *order;                      /* rows by configuration, then by variant */
+    int *cfg_first;                  /* configuration k's rows: order[cfg_first[k] .. cfg_first[k+1]) */
+    int *cfg_sorted;                 /* configuration indices, sorted for fsr_find_config */
     fsr_config *cfgs;
     int ncfg, primary;               /* primary: the seed's configuration when present */
     char role_col[FSR_ROLES][2][64]; /* resolved columns; "" where this run lacks one */
 } fsr_run;
 
-/* results.csv (schema checked, every fixed column required) and device.csv.
- * Runs written before peers and block shapes (a `tile` column, no `kind`,
- * `bm`, `bn`) read as bm = bn = tile, every row a step. */
+/* results.csv (schema checked, every fixed column required, sizes whole
+ * numbers, a positive time in every row of status ok, no variant twice at a
+ * configuration) and device.csv. Runs written before peers and block shapes
+ * (a `tile` column, no `kind`, `bm`, `bn`) read as bm = bn = tile, every row
+ * a step. */
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
@@ -63,16 +70,19 @@ int fsr_is_peer(const fsr_run *r, int row);
 const char *fsr_id(const fsr_run *r, int row, char *buf, size_t len);
 int fsr_ok(const fsr_run *r, int row);                    /* status "ok" */
 
-/* The steps' rows of configuration cfg in chain order; returns how many. */
+/* The steps' rows of configuration cfg in chain order, max at most; returns
+ * how many. */
 int fsr_rows(const fsr_run *r, int cfg, int *rows, int max);
-/* The peers' rows of configuration cfg in file order; returns how many. */
+/* The peers' rows of configuration cfg by name; returns how many. */
 int fsr_peer_rows(const fsr_run *r, int cfg, int *rows, int max);
+int fsr_count(const fsr_run *r, int cfg);                 /* rows of configuration cfg, peers too */
 /* The row of the nearest earlier step measured ok at the same configuration. */
 int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);
 int fsr_find_row(const fsr_run *r, int cfg, int number);  /* a step's row; -1 if absent */
 int fsr_find_id(const fsr_run *r, int cfg, const char *id); /* any variant's row; -1 if absent */
+int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if absent */
 int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
 fsr_config fsr_log_config(void);                          /* that configuration, mode cold */
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
@@ -105,9 +115,6 @@ const char *fsr_fmt(double v, int digits, char *buf, size_t len);
 /* Markdown cell text: '|' escaped, line breaks as spaces. */
 const char *fsr_md(const char *s, char *buf, size_t len);
 
-/* Output to path.tmp, renamed to path by fsr_commit when complete. */
-FILE *fsr_create(const char *path, char *err, size_t errlen);
-int fsr_commit(FILE *f, const char *path, char *err, size_t errlen);
 int fsr_mkdirs(const char *path, char *err, size_t errlen);
 
 /* Static instruction mix from `cuobjdump --dump-sass`. */

@@ -1,7 +1,8 @@
 /* The built flashstudy binary against bad input: every case must exit
  * non-zero, say what is wrong on stderr, and leave the working folder
  * exactly as it was (names, sizes and contents). The binary is
- * dirname(argv[0])/../flashstudy; each command runs in a scratch folder. */
+ * dirname(argv[0])/../flashstudy; each command runs in a scratch folder,
+ * where reports/ and plots/ link to the repository's (run from its root). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +10,10 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <libgen.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,12 +21,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cuda_runtime_api.h>
 #include "table.h"
 #include "variant.h"
 
-static char binary[4096], base[64] = "/tmp/fs_cli_XXXXXX", work[128];
+static char binary[4096], root[4096], base[64] = "/tmp/fs_cli_XXXXXX", work[128];
 
 typedef struct {
     int status;                 /* exit status, or 128 + signal */
@@ -44,9 +48,10 @@ static char *slurp(const char *path)
     return s;
 }
 
-/* Runs flashstudy with args (NULL-terminated) in the scratch folder;
- * stdout and stderr go to files outside it. */
-static void run(result *r, const char *const *args)
+/* Starts flashstudy with args (NULL-terminated) in the scratch folder;
+ * stdout and stderr go to files outside it. A command that hangs is killed
+ * by SIGALRM after a minute. */
+static pid_t start(const char *const *args)
 {
     char out[128], err[128];
     snprintf(out, sizeof out, "%s/stdout", base);
@@ -62,9 +67,18 @@ static void run(result *r, const char *const *args)
         int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (o < 0 || e < 0 || chdir(work) || dup2(o, 1) < 0 || dup2(e, 2) < 0)
             _exit(127);
+        alarm(60);
         execv(binary, (char *const *)argv);
         _exit(127);
     }
+    return pid;
+}
+
+static void wait_for(pid_t pid, result *r)
+{
+    char out[128], err[128];
+    snprintf(out, sizeof out, "%s/stdout", base);
+    snprintf(err, sizeof err, "%s/stderr", base);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         assert_int_equal(errno, EINTR);
@@ -72,6 +86,8 @@ static void run(result *r, const char *const *args)
     r->out = slurp(out);
     r->err = slurp(err);
 }
+
+static void run(result *r, const char *const *args) { wait_for(start(args), r); }
 
 static void result_free(result *r)
 {
@@ -159,7 +175,40 @@ static void make_dir(const char *rel)
     assert_int_equal(mkdir(path, 0755), 0);
 }
 
+/* A run folder: the fixture's, its results.csv with the first `from`
+ * replaced by `to`. rel is under the scratch folder unless absolute. */
+static void make_run(const char *rel, const char *from, const char *to)
+{
+    static const char *const files[] = {"device.csv", "sass.txt", "results.csv"};
+    char src[4300], dst[600], dir[512];
+    snprintf(dir, sizeof dir, "%s%s%s", *rel == '/' ? "" : work, *rel == '/' ? "" : "/", rel);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    for (int i = 0; i < 3; i++) {
+        snprintf(src, sizeof src, "%s/tests/fixtures/run/%s", root, files[i]);
+        snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
+        char *text = slurp(src), *at = from && i == 2 ? strstr(text, from) : NULL;
+        assert_true(!from || i < 2 || at);
+        FILE *f = fopen(dst, "w");
+        assert_non_null(f);
+        if (at)
+            fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+        else
+            fputs(text, f);
+        assert_int_equal(fclose(f), 0);
+        free(text);
+    }
+}
+
+static void link_to_repo(const char *name)
+{
+    char from[4200], to[256];
+    snprintf(from, sizeof from, "%s/%s", root, name);
+    snprintf(to, sizeof to, "%s/%s", work, name);
+    assert_int_equal(symlink(from, to), 0);
+}
+
 #define HEADER "variant,slug,status,reason\n"
+#define ROW0 "00,naive,ok,,cold,2,1024,"
 
 static int setup(void **state)
 {
@@ -180,6 +229,33 @@ static int setup(void **state)
     write_file("runs/newer/results.csv", "# flashstudy results schema 99\n" HEADER "1,base,ok,\n");
     make_dir("runs/noschema");
     write_file("runs/noschema/results.csv", HEADER "1,base,ok,\n");
+    link_to_repo("reports");
+    link_to_repo("plots");
+    make_run("runs/fixture", NULL, NULL);
+    /* Hostile results files. */
+    make_run("runs/seq1e300", ROW0, "00,naive,ok,,cold,2,1e300,");
+    make_run("runs/time_nan", ",200,0.000182,", ",200,nan,");
+    make_run("runs/time_inf", ",200,0.000182,", ",200,inf,");
+    make_run("runs/time_negative", ",200,0.000182,", ",200,-1e-06,");
+    make_run("runs/time_zero", ",200,0.000182,", ",200,0,");
+    make_run("runs/schema1", FS_SCHEMA_LINE, "# flashstudy results schema 1");
+    make_run("runs/bom", FS_SCHEMA_LINE, "\xEF\xBB\xBF" FS_SCHEMA_LINE);
+    make_run("runs/duplicate", "01,base,ok,,cold,2,1024,", "00,base,ok,,cold,2,1024,");
+    make_run("runs/fifo", NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/runs/fifo/results.csv", work);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    /* Over the size cap: sparse, outside the scratch folder (whose snapshots read every file). */
+    snprintf(path, sizeof path, "%s/huge", base);
+    make_run(path, NULL, NULL);
+    strcat(path, "/results.csv");
+    assert_int_equal(truncate(path, (32 << 20) + 1), 0);
+    FILE *f = fopen(strcat(strcpy(path, work), "/many.txt"), "w");
+    assert_non_null(f);
+    for (int i = 0; i < 50000; i++)   /* under the 1 MiB cap */
+        fprintf(f, "metric_%d\n", i);
+    assert_int_equal(fclose(f), 0);
     write_file("keep.md", "an earlier report\n");
     write_file("file", "not a folder\n");
     return 0;
@@ -241,6 +317,23 @@ static void bad_input(void **state)
         {{"compare", "runs/good", "runs/missing", "--out", "keep.md"}, "runs/missing is not a run folder", 0},
         {{"compare", "runs/newer", "runs/good"}, "newer than", 0},
         {{"report", "a", "b"}, "`report` takes no more arguments, not \"b\"", 2},
+        {{"report", "runs/seq1e300"}, "row 1: variant, batch, seq", 0},
+        {{"plots", "runs/seq1e300"}, "must be whole numbers", 0},
+        {{"report", "runs/time_nan"}, "row 1: status ok, but time_median_s is \"nan\", not a positive time", 0},
+        {{"compare", "runs/fixture", "runs/time_inf"}, "time_median_s is \"inf\"", 0},
+        {{"plots", "runs/time_negative"}, "time_median_s is \"-1e-06\"", 0},
+        {{"report", "runs/time_zero", "--out", "keep.md"}, "time_median_s is \"0\"", 0},
+        {{"report", "runs/fifo"}, "results.csv is a FIFO, not a regular file", 0},
+        {{"compare", "runs/fifo", "runs/fixture"}, "is a FIFO", 0},
+        {{"report", "runs/schema1"}, "uses results schema 1, older than schema 2", 0},
+        {{"plots", "runs/bom"}, "opens with a UTF-8 byte order mark", 0},
+        {{"report", "runs/duplicate"}, "rows 1 and 2 are both variant 00 at B=2 N=1024", 0},
+        {{"compare", "runs/fixture", "runs/duplicate"}, "are both variant 00", 0},
+        {{"report", "../huge"}, "results.csv is larger than 32 MiB", 0},
+        {{"run", "--metrics", "@/dev/zero"}, "/dev/zero is larger than 1 MiB", 2},
+        {{"run", "--metrics", "@many.txt"}, "--metrics names more than 256 metrics", 2},
+        {{"report", "runs/fixture", "--out", "taken"}, "taken: it is a folder, not a file", 0},
+        {{"report", "runs/fixture", "--out", "/dev/full"}, "No space left on device", 0},
     };
     char *first = snapshot();
     assert_non_null(strstr(first, "/runs/malformed/results.csv 100644 "));  /* the snapshot sees files */
@@ -364,23 +457,211 @@ static void metrics_lists(void **state)
     result_free(&r);
 }
 
-/* Only where there is no GPU: `run` must say so and create nothing. */
+/* Only where there is no GPU: `run` must say so, naming a missing driver
+ * as such, and create nothing. */
 static void run_without_gpu(void **state)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0)
         skip();
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     char *before = snapshot();
     result r;
     run(&r, (const char *[]){"run", "--seq", "256", NULL});
     char *after = snapshot();
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "no CUDA GPU found"));
-    assert_non_null(strstr(r.err, "run needs an NVIDIA GPU"));
+    assert_non_null(strstr(r.err, driver ? "no CUDA GPU found"
+                                         : "no NVIDIA driver found (libcuda.so.1 could not be loaded)"));
+    assert_non_null(strstr(r.err, "flashstudy run needs an NVIDIA GPU and its driver"));
+    assert_null(strstr(r.err, "insufficient"));
+    if (driver)
+        dlclose(driver);
     assert_string_equal(before, after);
     free(before);
     free(after);
     result_free(&r);
+}
+
+static struct stat lstat_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    return st;
+}
+
+/* --out at a device is written in place, at a link the file it names: the
+ * device, the link and everything else stay. */
+static void special_outputs(void **state)
+{
+    char *before = snapshot();
+    const char *const cases[][6] = {{"report", "runs/fixture", "--out", "/dev/null"},
+                                    {"compare", "runs/fixture", "runs/fixture", "--out", "/dev/null"}};
+    for (int i = 0; i < 2; i++) {
+        result r;
+        run(&r, cases[i]);
+        if (r.status)
+            fail_msg("`%s --out /dev/null`: status %d, %s", cases[i][0], r.status, r.err);
+        result_free(&r);
+    }
+    char *after = snapshot();
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    assert_true(S_ISCHR(lstat_of("/dev/null").st_mode));
+    assert_true(S_ISCHR(lstat_of("/dev/full").st_mode));
+    assert_int_not_equal(access("/dev/null.tmp", F_OK), 0);
+    assert_int_not_equal(access("/dev/full.tmp", F_OK), 0);
+
+    char link[256], target[256];
+    write_file("target.md", "old\n");
+    snprintf(link, sizeof link, "%s/link.md", work);
+    snprintf(target, sizeof target, "%s/target.md", work);
+    assert_int_equal(symlink("target.md", link), 0);
+    result r;
+    run(&r, (const char *[]){"report", "runs/fixture", "--out", "link.md", NULL});
+    assert_int_equal(r.status, 0);
+    result_free(&r);
+    assert_true(S_ISLNK(lstat_of(link).st_mode));
+    char *md = slurp(target);
+    assert_int_equal(strncmp(md, "# flashstudy run fixture", 24), 0);
+    free(md);
+    unlink(link);
+    unlink(target);
+}
+
+/* plots starts gnuplot without a shell: a fake gnuplot first on PATH records
+ * its arguments and folder, and no name with shell syntax runs a command. */
+static void gnuplot_without_shell(void **state)
+{
+    char bin[128], log[128], fake[160], path[8400];
+    snprintf(bin, sizeof bin, "%s/bin", base);
+    snprintf(log, sizeof log, "%s/gnuplot.log", base);
+    snprintf(fake, sizeof fake, "%s/gnuplot", bin);
+    assert_int_equal(mkdir(bin, 0755), 0);
+    FILE *f = fopen(fake, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\npwd >> '%s'\nprintf '%%s\\n' \"$@\" >> '%s'\necho fake chart\nexit ${FAKE_STATUS:-0}\n",
+            log, log);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(fake, 0755), 0);
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    snprintf(path, sizeof path, "%s:%s", bin, saved);
+    setenv("PATH", path, 1);
+
+    const char *run_dir = "runs/x'$(touch PWNED)'y", *out = "o'$(touch PWNED)'`touch PWNED`\"";
+    make_run(run_dir, NULL, NULL);
+    result r;
+    run(&r, (const char *[]){"plots", run_dir, "--out", out, NULL});
+    if (r.status)
+        fail_msg("plots: status %d, %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "10 charts in"));
+    result_free(&r);
+    char *snap = snapshot();
+    if (strstr(snap, "/PWNED "))
+        fail_msg("a name ran a command:\n%s", snap);
+    free(snap);
+    char *args = slurp(log);
+    assert_non_null(strstr(args, "\n-e\nfmt='png'; out='/dev/stdout'; data='time.dat'"));
+    assert_non_null(strstr(args, "\ntime.gp\n"));
+    assert_non_null(strstr(args, out));   /* pwd: the output folder */
+    free(args);
+    snprintf(path, sizeof path, "%s/%s/time.svg", work, out);
+    char *chart = slurp(path);
+    assert_string_equal(chart, "fake chart\n");
+    free(chart);
+
+    /* gnuplot's exit status is reported, and its output not kept. */
+    setenv("FAKE_STATUS", "3", 1);
+    run(&r, (const char *[]){"plots", run_dir, "--out", "o2", NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "gnuplot exited with status 3 on o2/time.png"));
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/o2/time.png", work);
+    assert_int_not_equal(access(path, F_OK), 0);
+    unsetenv("FAKE_STATUS");
+    setenv("PATH", saved, 1);
+    free(saved);
+}
+
+/* A large results file is reported (one sort, no pass over every row per
+ * configuration); sizes at the top of int pass through the model. */
+static void large_input(void **state)
+{
+    char path[256], src[4300];
+    snprintf(path, sizeof path, "%s/big", base);
+    make_run(path, NULL, NULL);
+    snprintf(src, sizeof src, "%s/tests/fixtures/run/results.csv", root);
+    char *csv = slurp(src), *rows = strchr(strchr(csv, '\n') + 1, '\n') + 1;
+    strcat(path, "/results.csv");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s", (int)(rows - csv), csv);
+    int n = 0;
+    for (int batch = 1; n < 20000; batch++)
+        for (const char *row = rows; *row && n < 20000; row = strchr(row, '\n') + 1, n++) {
+            const char *at = strstr(row, ",cold,2,");
+            assert_non_null(at);
+            fprintf(f, "%.*s,cold,%d,%.*s", (int)(at - row), row, batch, (int)(strchr(row, '\n') + 1 - (at + 8)),
+                    at + 8);
+        }
+    assert_int_equal(fclose(f), 0);
+    free(csv);
+    result r;
+    run(&r, (const char *[]){"report", "../big", "--out", "big.md", NULL});
+    if (r.status)
+        fail_msg("report of 20000 rows: status %d, %s", r.status, r.err);
+    result_free(&r);
+    char *md = slurp(strcat(strcpy(path, work), "/big.md"));
+    assert_non_null(strstr(md, "| B=1667 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold |"));
+    free(md);
+    unlink(path);
+
+    make_run("runs/seqmax", ROW0, "00,naive,ok,,cold,2,2147483647,");
+    run(&r, (const char *[]){"report", "runs/seqmax", "--out", "seqmax.md", NULL});
+    if (r.status)
+        fail_msg("report at N=2147483647: status %d, %s", r.status, r.err);
+    result_free(&r);
+    md = slurp(strcat(strcpy(path, work), "/seqmax.md"));
+    assert_non_null(strstr(md, "N=2147483647"));
+    free(md);
+    unlink(path);
+}
+
+/* Starts a writer that blocks on a FIFO while its temporary file is open,
+ * kills it with SIGTERM: the temporary file must be gone. */
+static void killed_writer(const char *const *args, const char *tmp_rel)
+{
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s/%s", work, tmp_rel);
+    pid_t pid = start(args);
+    for (int i = 0; i < 3000 && access(tmp, F_OK); i++)
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    if (access(tmp, F_OK))
+        fail_msg("`%s` never created %s", args[0], tmp_rel);
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    result r;
+    wait_for(pid, &r);
+    assert_int_equal(r.status, 128 + SIGTERM);
+    assert_int_not_equal(access(tmp, F_OK), 0);
+    result_free(&r);
+}
+
+static void sigterm_leaves_no_tmp(void **state)
+{
+    char path[512];
+    /* The report reads sass.txt while it writes. */
+    make_run("runs/stuck", NULL, NULL);
+    snprintf(path, sizeof path, "%s/runs/stuck/sass.txt", work);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    killed_writer((const char *[]){"report", "runs/stuck", "--out", "stuck.md", NULL}, "stuck.md.tmp");
+    assert_int_not_equal(access(strcat(strcpy(path, work), "/stuck.md"), F_OK), 0);
+    /* plots writes the charts' data with render.sh open; time.dat, a FIFO, is written in place. */
+    make_dir("stuck");
+    snprintf(path, sizeof path, "%s/stuck/time.dat", work);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    killed_writer((const char *[]){"plots", "runs/fixture", "--out", "stuck", NULL}, "stuck/render.sh.tmp");
+    assert_true(S_ISFIFO(lstat_of(path).st_mode));
 }
 
 int main(int argc, char **argv)
@@ -393,9 +674,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_cli: %s is not built (make it first)\n", path);
         return 1;
     }
+    if (!getcwd(root, sizeof root)) {
+        perror("test_cli: getcwd");
+        return 1;
+    }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bad_input),          cmocka_unit_test(unwritable_parent), cmocka_unit_test(help_and_version),
-        cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids), cmocka_unit_test(metrics_lists),     cmocka_unit_test(run_without_gpu),
+        cmocka_unit_test(bad_input),          cmocka_unit_test(unwritable_parent),  cmocka_unit_test(help_and_version),
+        cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids),           cmocka_unit_test(metrics_lists),
+        cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
+        cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

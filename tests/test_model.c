@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <limits.h>
 #include "model.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -113,13 +114,29 @@ static void minimum_bytes_and_floor(void **state)
     assert_true(m.floor_s == m.dram_bytes_min / 1e12);
 }
 
+/* N = 2^31 - 1 (a results file may hold it): ceil(N/32) = 2^26 query blocks,
+ * 2^26 (2^26 + 1) / 2 key blocks stopping at the diagonal, and executed
+ * FLOPs within a block's width of the useful ones; no int overflows. */
+static void largest_sequence(void **state)
+{
+    fs_problem p = shape(1, 1, 1, INT_MAX, 64, 1, 32);
+    fs_model m;
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    const double blocks = 67108864.0;
+    assert_true(m.key_blocks == blocks * (blocks + 1) / 2);
+    assert_true(m.flop_executed >= m.flop_useful && m.flop_executed < m.flop_useful * (1 + 1e-6));
+    fs_model_eval(&p, &base, 0, 0, &m);
+    assert_true(m.key_blocks == blocks * blocks);
+    assert_true(m.flop_executed == 2 * m.flop_useful);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_traffic),         cmocka_unit_test(useful_flops),
         cmocka_unit_test(executed_small_shape), cmocka_unit_test(executed_rectangular_blocks),
-        cmocka_unit_test(seed_loop_reduction),
-        cmocka_unit_test(minimum_bytes_and_floor),
+        cmocka_unit_test(seed_loop_reduction), cmocka_unit_test(minimum_bytes_and_floor),
+        cmocka_unit_test(largest_sequence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

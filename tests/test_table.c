@@ -1,5 +1,6 @@
 /* CSV tables: a round trip through awkward cells, every malformed input the
- * reader must refuse with a sentence, and the atomic write. */
+ * reader must refuse with a sentence, and the atomic write and where it must
+ * not rename. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "files.h"
 #include "table.h"
 
 static char dir[64], path[128], err[512];
@@ -134,7 +136,7 @@ static void test_comments_and_crlf(void **state)
 
 static void test_lookup_and_numbers(void **state)
 {
-    put_file("x,y\n1.5,\n-2e3,1.5x\n 1,nan\n1e400,0x10\n");
+    put_file("x,y\n1.5,\n-2e3,1.5x\n 1,nan\n1e400,0x10\n-inf,Infinity\n");
     fs_table t;
     assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
     assert_int_equal(fs_table_col(&t, "y"), 1);
@@ -146,7 +148,11 @@ static void test_lookup_and_numbers(void **state)
     assert_true(isnan(fs_table_num(&t, 1, "y")));   /* trailing text */
     assert_true(isnan(fs_table_num(&t, 2, "x")));   /* leading space */
     assert_true(isnan(fs_table_num(&t, 0, "z")));   /* no such column */
-    assert_true(isinf(fs_table_num(&t, 3, "x")));
+    /* Not finite: NaN, as no measurement can be. */
+    assert_true(isnan(fs_table_num(&t, 2, "y")));
+    assert_true(isnan(fs_table_num(&t, 3, "x")));
+    assert_true(isnan(fs_table_num(&t, 4, "x")));
+    assert_true(isnan(fs_table_num(&t, 4, "y")));
     assert_true(fs_table_num(&t, 3, "y") == 16);
     fs_table_free(&t);
 }
@@ -201,6 +207,13 @@ static void test_schema(void **state)
     assert_refused(1, "not a valid schema line", NULL);
     put_file("# flashstudy results schema 0\na\n1\n");
     assert_refused(1, "not a valid schema line", NULL);
+    put_file("# flashstudy results schema 1\na\n1\n");
+    assert_refused(1, "uses results schema 1, older than schema 2", NULL);
+    /* A byte order mark is named, in any table. */
+    put_file("\xEF\xBB\xBF" FS_SCHEMA_LINE "\na\n1\n");
+    assert_refused(1, "UTF-8 byte order mark", NULL);
+    put_file("\xEF\xBB\xBFkey,value\na,1\n");
+    assert_refused(0, "UTF-8 byte order mark", NULL);
 }
 
 static void test_failed_writes_leave_no_tmp(void **state)
@@ -232,6 +245,76 @@ static void test_failed_writes_leave_no_tmp(void **state)
     fs_table_free(&t);
 }
 
+/* A FIFO, a folder and a file over the cap are refused without reading:
+ * the FIFO must not block (alarm fails the test instead of hanging). */
+static void test_special_inputs(void **state)
+{
+    fs_table t;
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    assert_refused(0, "is a FIFO, not a regular file", NULL);
+    alarm(0);
+    unlink(path);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_refused(1, "is a folder, not a regular file", NULL);
+    rmdir(path);
+    put_file("a\n1\n");
+    assert_int_equal(truncate(path, FS_RESULTS_MAX_BYTES + 1), 0);
+    assert_refused(0, "is larger than 32 MiB", NULL);
+    assert_int_equal(truncate(path, 4), 0);
+    assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
+    fs_table_free(&t);
+}
+
+static mode_t mode_of(const char *p)
+{
+    struct stat st;
+    assert_int_equal(lstat(p, &st), 0);
+    return st.st_mode;
+}
+
+/* Only a regular file is replaced by rename: a device is written in place,
+ * a link's file is replaced and the link kept, a stale PATH.tmp link is
+ * never written through. */
+static void test_special_outputs(void **state)
+{
+    const char *header[] = {"a"}, *row[] = {"1"};
+    fs_table t, r;
+    fs_table_init(&t, 1, header);
+    fs_table_add(&t, row);
+    assert_int_equal(fs_table_write("/dev/null", 0, &t, err, sizeof err), 0);
+    assert_true(S_ISCHR(mode_of("/dev/null")));
+    assert_int_equal(fs_table_write("/dev/full", 0, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot write /dev/full: No space left on device"));
+    assert_true(S_ISCHR(mode_of("/dev/full")));
+
+    char victim[160], tmp[160], link[160];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    FILE *f = fopen(victim, "w");
+    fputs("victim\n", f);
+    fclose(f);
+    assert_int_equal(symlink(victim, tmp), 0);
+    assert_int_equal(fs_table_write(path, 0, &t, err, sizeof err), 0);
+    assert_tmp_gone();
+    assert_true(S_ISREG(mode_of(path)));
+    assert_int_equal(fs_table_read(victim, 0, &r, err, sizeof err), 0);
+    assert_string_equal(r.header[0], "victim");
+    fs_table_free(&r);
+
+    assert_int_equal(symlink(path, link), 0);
+    t.header[0][0] = 'b';
+    assert_int_equal(fs_table_write(link, 0, &t, err, sizeof err), 0);
+    assert_true(S_ISLNK(mode_of(link)));
+    assert_int_equal(fs_table_read(path, 0, &r, err, sizeof err), 0);
+    assert_string_equal(r.header[0], "b");
+    fs_table_free(&r);
+    unlink(link);
+    unlink(victim);
+    fs_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +327,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_header, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_schema, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_failed_writes_leave_no_tmp, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_special_inputs, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_special_outputs, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,35 @@
+/* Files in and out. Inputs are read whole, up to a size cap, and a results
+ * file only from a regular file (a FIFO would hang the reader). Outputs go
+ * to PATH.tmp and are renamed to PATH when complete, so that a reader never
+ * sees half a file, but only where PATH is a regular file or absent: a
+ * device or a FIFO (/dev/null, /dev/stdout) is written in place, a symbolic
+ * link is followed, and anything else is refused. A signal that kills the
+ * program removes the temporary files still open. */
+#ifndef FS_FILES_H
+#define FS_FILES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define FS_RESULTS_MAX_BYTES (32u << 20)   /* results.csv and the other tables */
+#define FS_METRICS_MAX_BYTES (1u << 20)    /* --metrics @FILE */
+
+/* The whole file, NUL-terminated, in *size bytes; NULL with one sentence in
+ * err. regular_only: refuse anything but a regular file (without opening
+ * it, so that a FIFO cannot block). Larger than max_bytes: refused. */
+char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
+                   size_t errlen);
+
+/* Opens path for writing as above; NULL with err. */
+FILE *fs_out_open(const char *path, char *err, size_t errlen);
+/* Closes f, renames its temporary file into place; 0, or -1 with err (the
+ * temporary file removed, the target untouched). */
+int fs_out_commit(FILE *f, char *err, size_t errlen);
+/* Closes f and removes its temporary file: the output is abandoned. */
+void fs_out_abort(FILE *f);
+
+/* SIGINT, SIGTERM and SIGHUP remove the open temporary files, then kill as
+ * they would have. */
+void fs_out_signals(void);
+
+#endif
