@@ -40,6 +40,14 @@ typedef struct {
     int launches;             /* kernel launches per call (CUPTI ranges) */
 } fs_plan;
 
+/* A predicted change of a results.csv column against the previous step, in
+ * percent (in points for a *_pct column): lo <= change <= hi. */
+typedef struct {
+    const char *column;
+    double lo, hi;
+} fs_expectation;
+#define FS_MAX_EXPECT 3
+
 typedef struct {
     int number;               /* the step in the optimisation log */
     const char *slug;         /* file name without number: "grid_order" */
@@ -54,6 +62,9 @@ typedef struct {
     const char *(*plan)(const fs_problem *p, fs_plan *plan);
     /* Enqueue the computation on p->stream; returns cudaGetLastError(). */
     cudaError_t (*launch)(const fs_problem *p);
+    const char *why;          /* why the change should help */
+    fs_expectation expects[FS_MAX_EXPECT]; /* the prediction as numbers; column NULL: unused */
+    const char *deviation;    /* where this step departs from the log */
 } fs_variant;
 
 extern const fs_variant *const fs_variants[];
