@@ -23,11 +23,14 @@ set xtics rotate by -35 left scale 0
 set lmargin 12
 set bmargin 8
 set datafile missing 'NaN'
-# One colour and one point type per variant number, the same in every chart
-# of a run: Paul Tol's colour-blind-safe muted and vibrant sets, 12 colours,
-# neighbouring steps far apart. The PyTorch peers are greys, dashed.
+# One colour, point type and dash pattern per variant number, the same in
+# every chart of a run: Paul Tol's colour-blind-safe muted and vibrant sets,
+# 12 colours, neighbouring steps far apart; 12 point types, filled and open;
+# five dash patterns, so that lines differ without colour. The PyTorch peers
+# are greys.
 variant_colors = '#332288 #EE7733 #44AA99 #DDAA33 #0077BB #999933 #AA4499 #117733 #CC3311 #88CCEE #882255 #EE3377'
-variant_points = '7 5 9 11 13 15'
+variant_points = '7 5 9 11 13 15 6 4 8 10 12 14'
 vcolor(n) = word(variant_colors, int(n) % words(variant_colors) + 1)
 vpoint(n) = int(word(variant_points, int(n) % words(variant_points) + 1))
+vdash(n) = int(n) % 5 + 1
 peer_colors = '#000000 #555555 #888888 #aaaaaa #cccccc'

@@ -15,12 +15,16 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "change.h"
 #include "model.h"
 #include "rundata.h"
 #include "fail.h"
 
 #define MAX_ROWS 4096
 #define VARS_LEN 4096
+/* More variants than this at one configuration make bars and keys that no
+ * one can read (and overflow a gnuplot command line): such charts are skipped. */
+#define MAX_CHART_VARIANTS 40
 
 /* What a chart's writer hands back: its gnuplot variables, or why it has
  * nothing to draw. */
@@ -92,13 +96,20 @@ static void variant_vars(chart_ctx *c, const int *rows, int n)
     var(c, "vslugs", "%s", slugs);
 }
 
-/* Rows of the primary configuration measured ok, in variant order. */
-static int ok_rows(const fsr_run *r, int *rows)
+/* Rows of the primary configuration measured ok, in variant order; with
+ * `timed`, only those with a time. -1, the reason in c->skip, when there are
+ * more than a chart can show. */
+static int ok_rows(chart_ctx *c, int *rows, int timed)
 {
-    int all[MAX_ROWS], n = fsr_rows(r, r->primary, all, MAX_ROWS), k = 0;
+    int all[MAX_ROWS], n = fsr_rows(c->r, c->r->primary, all, MAX_ROWS), k = 0;
     for (int i = 0; i < n; i++)
-        if (fsr_ok(r, all[i]))
+        if (fsr_ok(c->r, all[i]) && (!timed || isfinite(fsr_value(c->r, all[i], FSR_TIME))))
             rows[k++] = all[i];
+    if (k > MAX_CHART_VARIANTS) {
+        snprintf(c->skip, sizeof c->skip, "%d variants at one configuration, more than the %d a chart can tell "
+                 "apart (the report's tables list them all)", k, MAX_CHART_VARIANTS);
+        return -1;
+    }
     return k;
 }
 
@@ -106,7 +117,9 @@ static int ok_rows(const fsr_run *r, int *rows)
  * Skipped when no variant has any of them. */
 static int bars(chart_ctx *c, const char *name, const int *roles, int nroles, const char *what)
 {
-    int rows[MAX_ROWS], n = ok_rows(c->r, rows), any = 0;
+    int rows[MAX_ROWS], n = ok_rows(c, rows, 0), any = 0;
+    if (n < 0)
+        return 0;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < nroles; k++)
             any |= !isnan(fsr_value(c->r, rows[i], roles[k]));
@@ -159,10 +172,13 @@ static int chart_time(chart_ctx *c)
     return 1;
 }
 
-/* The first variant's time, each step's change, the last variant's time. */
+/* The first variant's time, each step's change, and as the last bar the
+ * final variant's time. */
 static int chart_waterfall(chart_ctx *c)
 {
-    int rows[MAX_ROWS], n = ok_rows(c->r, rows);
+    int rows[MAX_ROWS], n = ok_rows(c, rows, 1);
+    if (n < 0)
+        return 0;
     if (n < 2) {
         snprintf(c->skip, sizeof c->skip, "fewer than two variants timed at this configuration");
         return 0;
@@ -179,7 +195,8 @@ static int chart_waterfall(chart_ctx *c)
         fsr_variant_label(c->r, rows[i], lab, sizeof lab);
         fprintf(f, "%d \"%s\" %.6g %.6g %.6g %d\n", i, lab, a, b, 100 * (b / a - 1), b <= a ? 1 : 2);
     }
-    fprintf(f, "%d \"total\" 0 %.6g %.6g 0\n", n, last, 100 * (last / first - 1));
+    fsr_variant_label(c->r, rows[n - 1], lab, sizeof lab);
+    fprintf(f, "%d \"final: %s\" 0 %.6g %.6g 0\n", n, lab, last, 100 * (last / first - 1));
     var(c, "data", "waterfall.dat");
     return dat_close(c, f) ? -1 : 1;
 }
@@ -193,6 +210,19 @@ static int chart_bytes(chart_ctx *c)
         fs_model m;
         fs_model_eval(&p, NULL, 0, 0, &m);
         num_var(c, "dram_min", m.dram_bytes_min * 1e-6);
+        /* A log axis draws no bar for 0: the chart says which are missing. */
+        int rows[MAX_ROWS], n = ok_rows(c, rows, 0);
+        char zeros[1024] = "";
+        for (int k = 0; k < 3; k++) {
+            char list[512] = "";
+            for (int i = 0; i < n; i++)
+                if (fsr_value(c->r, rows[i], roles[k]) == 0)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), " %02d", fsr_number(c->r, rows[i]));
+            if (*list)
+                snprintf(zeros + strlen(zeros), sizeof zeros - strlen(zeros), "%s%s of%s", *zeros ? "; " : "",
+                         fsr_roles[roles[k]].label, list);
+        }
+        var(c, "zeros", "%s", zeros);
     }
     return rc;
 }
@@ -230,7 +260,9 @@ static int chart_roofline(chart_ctx *c)
         snprintf(c->skip, sizeof c->skip, "device.csv has no measured ceilings (mma_flop_per_s, copy_bytes_per_s)");
         return 0;
     }
-    int rows[MAX_ROWS], n = ok_rows(c->r, rows), k = 0;
+    int rows[MAX_ROWS], n = ok_rows(c, rows, 1), k = 0;
+    if (n < 0)
+        return 0;
     double lo = peak / bw, hi = peak / bw;
     for (int i = 0; i < n; i++) {
         double ai = intensity(c->r, rows[i]);
@@ -270,34 +302,33 @@ static int chart_roofline(chart_ctx *c)
     return dat_close(c, f) ? -1 : 1;
 }
 
-/* Our time change per step beside the one document 000 reports. */
+/* Our time change per step beside document 000's, computed from the times
+ * it printed (change.h). */
 static int chart_seed(chart_ctx *c)
 {
+    int rows[MAX_ROWS], n = ok_rows(c, rows, 1), k = 0;
+    if (n < 0)
+        return 0;
     fs_table seed;
     char e[512];
     if (fs_table_read(FSR_SEED_FIGURES, 0, &seed, e, sizeof e)) {
         snprintf(c->skip, sizeof c->skip, "%s", e);
         return 0;
     }
-    int rows[MAX_ROWS], n = ok_rows(c->r, rows), k = 0;
     double ours[MAX_ROWS], theirs[MAX_ROWS];
     int show[MAX_ROWS];
     for (int i = 1; i < n; i++) {
-        char v[8];
-        snprintf(v, sizeof v, "%02d", fsr_number(c->r, rows[i]));
-        theirs[k] = NAN;
-        for (int j = 0; j < seed.nrows; j++)
-            if (!strcmp(fs_table_get(&seed, j, "variant"), v) && !strcmp(fs_table_get(&seed, j, "metric"), "time") &&
-                !strcmp(fs_table_get(&seed, j, "kind"), "change_pct"))
-                theirs[k] = fs_table_num(&seed, j, "value");
-        if (isnan(theirs[k]))
+        fs_seed_change sc;
+        fs_seed_change_at(&seed, fsr_number(c->r, rows[i]), "time", &sc);
+        if (isnan(sc.change))
             continue;
-        ours[k] = 100 * (fsr_value(c->r, rows[i], FSR_TIME) / fsr_value(c->r, rows[i - 1], FSR_TIME) - 1);
+        theirs[k] = sc.change;
+        ours[k] = fs_change(fsr_value(c->r, rows[i - 1], FSR_TIME), fsr_value(c->r, rows[i], FSR_TIME), 0);
         show[k++] = rows[i];
     }
     fs_table_free(&seed);
     if (!k) {
-        snprintf(c->skip, sizeof c->skip, "no step of this run has a time change in %s", FSR_SEED_FIGURES);
+        snprintf(c->skip, sizeof c->skip, "no timed step of this run has a time change in " FSR_SEED_FIGURES);
         return 0;
     }
     FILE *f = dat_open(c, "seed.dat", "x label ours_change_pct seed_change_pct");
@@ -335,6 +366,11 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
     }
     if (!n) {
         snprintf(c->skip, sizeof c->skip, "no %s in the sweep", fsr_roles[role].label);
+        return 0;
+    }
+    if (n > MAX_CHART_VARIANTS) {
+        snprintf(c->skip, sizeof c->skip, "%d variants in the sweep, more than the %d lines a chart can tell apart",
+                 n, MAX_CHART_VARIANTS);
         return 0;
     }
     /* Every N of the sweep is on the chart: the subtitle names none. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "change.h"
 #include "metrics.h"
 #include "model.h"
 #include "results.h"
@@ -57,18 +58,35 @@ static void heading(FILE *f, const char *const *h, int n)
     rule(f, n);
 }
 
-static double pct_change(double now, double before)
+/* "+4.1%", "+2.7 pts" (a percentage's change in points), or "–". */
+static const char *fmt_change(double ch, int pct, char *buf, size_t len)
 {
-    return isnan(now) || isnan(before) || before == 0 ? NAN : 100.0 * (now / before - 1);
+    if (isnan(ch))
+        snprintf(buf, len, "–");
+    else
+        snprintf(buf, len, pct ? "%+.1f pts" : "%+.1f%%", ch);
+    return buf;
+}
+static void cell_change(FILE *f, double ch, int pct)
+{
+    char b[32];
+    cell(f, fmt_change(ch, pct, b, sizeof b));
 }
 
-/* "+4.1%", or "–". */
-static void cell_change(FILE *f, double pct)
+/* A role that holds a percentage changes in points. */
+static int role_pct(const fsr_run *r, int role) { return fs_is_pct_column(r->role_col[role][0]); }
+
+/* Shown as 0 at the role's digits: a change from or to it is no ratio. */
+static int shows_zero(int role, double v) { return fabs(v) < 0.5 * pow(10, -fsr_roles[role].digits); }
+
+/* The change of a role between two rows' values as the tables show it: NAN
+ * ("–") from or to a value shown as zero, unless a percentage. */
+static double role_change(const fsr_run *r, int role, double before, double now)
 {
-    if (isnan(pct))
-        cell(f, "–");
-    else
-        cellf(f, "%+.1f%%", pct);
+    int pct = role_pct(r, role);
+    if (!pct && (shows_zero(role, before) || shows_zero(role, now)))
+        return NAN;
+    return fs_change(before, now, pct);
 }
 
 /* ---- the seed's figures and the peers ---- */
@@ -87,7 +105,7 @@ static int load_side_table(const char *path, const char *const *cols, fs_table *
 
 static int load_seed(fs_table *t, char *err, size_t errlen)
 {
-    static const char *const cols[] = {"variant", "metric", "kind", "value", "unit", "line", "text", NULL};
+    static const char *const cols[] = {"variant", "metric", "kind", "value", "unit", "source", "line", "text", NULL};
     return load_side_table(FSR_SEED_FIGURES, cols, t, err, errlen);
 }
 
@@ -98,37 +116,24 @@ static int load_peers(fs_table *t, char *err, size_t errlen)
     return load_side_table(FSR_PEERS, cols, t, err, errlen);
 }
 
-static int seed_find(const fs_table *s, int variant, const char *metric, const char *kind)
+/* "post 000, line 32": where a figure of reports/seed_figures.csv comes from. */
+static const char *seed_cite(const fs_table *s, int i, char *buf, size_t len)
 {
-    char v[8];
-    snprintf(v, sizeof v, "%02d", variant);
-    for (int i = 0; i < s->nrows; i++)
-        if (!strcmp(fs_table_get(s, i, "variant"), v) && !strcmp(fs_table_get(s, i, "metric"), metric) &&
-            !strcmp(fs_table_get(s, i, "kind"), kind))
-            return i;
-    return -1;
+    snprintf(buf, len, "post %s, line %s", fs_table_get(s, i, "source"), fs_table_get(s, i, "line"));
+    return buf;
 }
 
-static double seed_num(const fs_table *s, int variant, const char *metric, const char *kind)
+/* Document 000's change at a step as the tables show it: from its figures,
+ * and what it wrote beside that where the two disagree. */
+static void cell_seed_change(FILE *f, const fs_table *seed, const fs_seed_change *c)
 {
-    int i = seed_find(s, variant, metric, kind);
-    return i < 0 ? NAN : fs_table_num(s, i, "value");
-}
-
-/* The seed's change at its step `variant`: as it wrote it, else from its
- * absolute figures here and at its nearest earlier step. */
-static double seed_change(const fs_table *s, int variant, const char *metric)
-{
-    double c = seed_num(s, variant, metric, "change_pct");
-    if (!isnan(c))
-        return c;
-    double now = seed_num(s, variant, metric, "abs");
-    for (int p = variant - 1; p >= 1 && !isnan(now); p--) {
-        double before = seed_num(s, p, metric, "abs");
-        if (!isnan(before))
-            return pct_change(now, before);
-    }
-    return NAN;
+    char ch[32], src[64];
+    fmt_change(c->change, c->pct, ch, sizeof ch);
+    const char *w = fs_table_get(seed, c->row < 0 ? 0 : c->row, "value");
+    if (c->slip)
+        cellf(f, "%s (written %s%s%%, %s)", ch, *w == '-' ? "" : "+", w, seed_cite(seed, c->row, src, sizeof src));
+    else
+        cell(f, ch);
 }
 
 static int peer_matches(const fs_table *peers, int i, const fsr_config *c)
@@ -161,9 +166,9 @@ static void device_section(FILE *f, const fsr_run *r)
         {"GPU", "name", 0, 0, ""},
         {"compute capability", "cc", 0, 0, ""},
         {"SMs", "sms", 1, 0, ""},
-        {"L2 cache", "l2_bytes", 1.0 / 1048576, 1, "MiB"},
-        {"shared memory per block (opt-in)", "smem_optin_bytes", 1.0 / 1024, 0, "KiB"},
-        {"device memory", "mem_bytes", 1.0 / (1 << 30), 1, "GiB"},
+        {"L2 cache", "l2_bytes", 1e-6, 1, "MB"},
+        {"shared memory per block (opt-in)", "smem_optin_bytes", 1e-3, 1, "kB"},
+        {"device memory", "mem_bytes", 1e-9, 1, "GB"},
         {"measured copy bandwidth (read + write)", "copy_bytes_per_s", 1e-12, 2, "TB/s"},
         {"measured tensor-core product (fp16)", "mma_flop_per_s", 1e-12, 0, "TFLOP/s"},
         {"driver", "driver", 0, 0, ""},
@@ -246,16 +251,19 @@ static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
     fprintf(f, "## Analytic model (%s)\n\n", l);
     fprintf(f, "- Useful FLOPs (4·B·Hq·N²·D%s): %.2f GFLOP.\n", c->causal ? ", halved for causal" : "",
             m.flop_useful * 1e-9);
-    fprintf(f, "- Minimum DRAM traffic (q, k, v read once, o written once): %.2f MiB.\n",
-            m.dram_bytes_min / 1048576);
+    const double q = 2.0 * c->batch * c->heads_q * c->seq * c->head_dim, kv = 2.0 * c->batch * c->heads_kv * c->seq * c->head_dim;
+    fprintf(f, "- Minimum DRAM traffic (Q, K, V read once, O written once): %.2f MB: Q %.2f + K %.2f + V %.2f MB "
+               "read, O %.2f MB written.\n", m.dram_bytes_min * 1e-6, q * 1e-6, kv * 1e-6, kv * 1e-6, q * 1e-6);
     fprintf(f, "- Roofline floor under this run's ceilings: %s µs.\n", fsr_fmt(m.floor_s * 1e6, 1, a, sizeof a));
     fprintf(f, "- Document 000's per-block estimate (every block reads its Q tile and all of K and V, "
-               "writes its O tile): %.2f MiB read + %.2f MiB written = %.2f MiB (%.2f MB).%s\n\n",
-            m.seed_read_bytes / 1048576, m.seed_write_bytes / 1048576,
-            (m.seed_read_bytes + m.seed_write_bytes) / 1048576, (m.seed_read_bytes + m.seed_write_bytes) * 1e-6,
-            fsr_is_seed_config(c) ? " The document prints this sum as its reads (\"528MiB\", line 23); its own "
-                                    "measured L2 reads and writes, 553.65 MB (line 43), are the same amount."
-                                  : "");
+               "writes its O tile): %.2f MB read + %.2f MB written = %.2f MB.%s\n\n",
+            m.seed_read_bytes * 1e-6, m.seed_write_bytes * 1e-6, (m.seed_read_bytes + m.seed_write_bytes) * 1e-6,
+            fsr_is_seed_config(c)
+                ? " The document (post 000, lines 23 and 27) prints the sum, 528 MiB, as its reads, and converts "
+                  "it to 566.94 MB and its 8 MiB of writes to 8.59 MB with the factor of GiB to GB (1.0737); in MB "
+                  "they are 553.65 and 8.39. Its own measured L2 reads and writes, 553.65 MB (line 43), are the "
+                  "same amount."
+                : "");
     static const char *const h[] = {"variant", "stops at diagonal", "key blocks visited",
                                     "executed GFLOP", "executed / useful"};
     heading(f, h, 5);
@@ -348,6 +356,90 @@ static void summary_section(FILE *f, const fsr_run *r, int cfg)
     empty_cell_notes(f, r, rows, n);
 }
 
+/* The questions a learner asks of the counters, answered from this run's
+ * own numbers at the primary configuration; each answer names its columns. */
+static void counters_section(FILE *f, const fsr_run *r)
+{
+    const fsr_config *c = &r->cfgs[r->primary];
+    const fs_problem p = fsr_problem(c);
+    const double q = 2.0 * c->batch * c->heads_q * c->seq * c->head_dim * 1e-6,
+                 kv = 2 * 2.0 * c->batch * c->heads_kv * c->seq * c->head_dim * 1e-6,
+                 l2 = fsr_dev_num(r, "l2_bytes") * 1e-6;
+    const char *rcol = r->role_col[FSR_DRAM_READ][0], *wcol = r->role_col[FSR_DRAM_WRITE][0],
+               *l2wcol = r->role_col[FSR_L2][1];
+    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS), fused = 0;
+    double rd[2] = {INFINITY, -INFINITY}, wr[2] = {INFINITY, -INFINITY}, l2w[2] = {INFINITY, -INFINITY};
+    for (int i = 0; i < n; i++) {
+        const fs_variant *v = fsr_registry(fsr_number(r, rows[i]));
+        fs_plan pl;
+        if (!v || !fsr_ok(r, rows[i]) || v->plan(&p, &pl) || pl.workspace_bytes)
+            continue;
+        double x[3] = {fsr_value(r, rows[i], FSR_DRAM_READ), fsr_value(r, rows[i], FSR_DRAM_WRITE),
+                       fsr_value(r, rows[i], FSR_L2) - fsr_value(r, rows[i], FSR_L2_READ)};
+        double *range[3] = {rd, wr, l2w};
+        if (isnan(x[0]) || isnan(x[1]))
+            continue;
+        fused++;
+        for (int k = 0; k < 3; k++)
+            if (!isnan(x[k])) {
+                range[k][0] = fmin(range[k][0], x[k]);
+                range[k][1] = fmax(range[k][1], x[k]);
+            }
+    }
+    fprintf(f, "## Reading the counters\n\n");
+    int said = 0;
+    if (fused) {
+        said++;
+        fprintf(f, "- Why do the fused variants read %.2f to %.2f MB (%s) when the minimum traffic is %.2f MB? "
+                   "The minimum counts O too: it is Q, K and V read once (%.2f MB) and O written once (%.2f MB). ",
+                rd[0], rd[1], rcol, q + kv + q, q + kv, q);
+        if (rd[1] < 1.05 * (q + kv))
+            fprintf(f, "The reads are that compulsory %.2f MB: each K/V tile comes from DRAM once and every later "
+                       "query block that needs it hits in the %.1f MB L2, which holds all of K and V (%.2f MB). ",
+                    q + kv, l2, kv);
+        else
+            fprintf(f, "The reads are %.1f to %.1f times the compulsory %.2f MB: K/V tiles leave the %.1f MB L2 "
+                       "before every query block that needs them has read them, and come from DRAM again. ",
+                    rd[0] / (q + kv), rd[1] / (q + kv), q + kv, l2);
+        if (wr[1] < 0.01 * q)
+            fprintf(f, "O is written, yet DRAM writes read %.0f to %.0f bytes (%s): the stores reach L2 (%.2f to "
+                       "%.2f MB of L2 writes from the SMs, %s x 32 B), and L2 writes a dirty line back to DRAM only "
+                       "when it evicts it. O's %.2f MB fit in L2 beside the inputs, so at the kernel's end they are "
+                       "still there; they reach DRAM later, when the next flush or kernel evicts them, outside the "
+                       "counted range.\n",
+                    wr[0] * 1e6, wr[1] * 1e6, wcol, l2w[0], l2w[1], l2wcol, q);
+        else
+            fprintf(f, "DRAM writes read %.2f to %.2f MB (%s) of O's %.2f MB: the part of O that L2 evicted "
+                       "before the kernel's end.\n", wr[0], wr[1], wcol, q);
+    }
+    for (int i = 0; i < n; i++) {
+        const fs_variant *v = fsr_registry(fsr_number(r, rows[i]));
+        fs_plan pl;
+        char lab[96];
+        fsr_variant_label(r, rows[i], lab, sizeof lab);
+        if (!v || !fsr_ok(r, rows[i]) || v->plan(&p, &pl))
+            continue;
+        double w = fsr_value(r, rows[i], FSR_DRAM_WRITE), ot = fsr_value(r, rows[i], FSR_OCC_T),
+               oa = fsr_value(r, rows[i], FSR_OCC_A);
+        if (pl.workspace_bytes * 1e-6 > l2 && w > q) {
+            said++;
+            fprintf(f, "- Why does %s write %.1f MB to DRAM (%s)? Its workspace, the N x N score matrix, is "
+                       "%.1f MB, larger than the %.1f MB L2: its lines are evicted, and written back, while its "
+                       "kernels still run.\n", lab, w, wcol, pl.workspace_bytes * 1e-6, l2);
+        }
+        if (pl.launches > 1 && oa > ot) {
+            said++;
+            fprintf(f, "- Why is the achieved occupancy of %s, %.1f%% (%s), above its theoretical %.1f%% (%s)? "
+                       "The theoretical figure, like registers and threads_per_block, is of one kernel, the one "
+                       "its plan names (fs_plan.kernel%s); the counter averages the resident warps over all %d of "
+                       "its launches, and the others can hold more warps per SM.\n",
+                    lab, oa, r->role_col[FSR_OCC_A][0], ot, r->role_col[FSR_OCC_T][0],
+                    v->number == 0 ? ": fs00_scores, the first" : "", pl.launches);
+        }
+    }
+    fprintf(f, said ? "\n" : "No counters to read at this configuration.\n\n");
+}
+
 /* A change within 2% is flat: about the spread of repeated timings. */
 #define FLAT_PCT 2.0
 static int direction(double pct) { return pct <= -FLAT_PCT ? -1 : pct >= FLAT_PCT ? 1 : 0; }
@@ -360,18 +452,51 @@ static const int step_roles[] = {FSR_TIME, FSR_TFLOPS, FSR_FLOP_EXEC, FSR_DRAM, 
 
 static int seed_has(const fs_table *seed, int variant, const char *metric)
 {
-    return seed_find(seed, variant, metric, "abs") >= 0 || seed_find(seed, variant, metric, "change_pct") >= 0;
+    return fs_seed_find(seed, variant, metric, "abs") >= 0 || fs_seed_find(seed, variant, metric, "change_pct") >= 0;
+}
+
+/* What the step is and why, where its code is, and each of its numeric
+ * expectations judged by the counter it names. */
+static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_variant *v)
+{
+    const int num = fsr_number(r, row);
+    if (!v) {
+        fprintf(f, "- Variant %02d is not in this build's registry: no description.\n", num);
+        return;
+    }
+    fprintf(f, "- What changed: %s\n- Why: %s\n- Expected: %s\n", v->change,
+            v->why ? v->why : "(not recorded in the variant's descriptor)", v->expect);
+    if (v->deviation)
+        fprintf(f, "- Deviation from the log: %s\n", v->deviation);
+    fprintf(f, "- Code: `variants/%02d_%s.cu`", num, v->slug);
+    if (num > 0)
+        fprintf(f, "; `make step N=%02d` shows the step: its diff against step %02d without the header and the "
+                   "kernel rename", num, num - 1);
+    fprintf(f, ".\n");
+    int any = 0;
+    for (int k = 0; k < FS_MAX_EXPECT; k++) {
+        const fs_expectation *e = &v->expects[k];
+        if (!e->column)
+            continue;
+        int present = fs_table_col(&r->res, e->column) >= 0;
+        double before = present && prev >= 0 ? fs_table_num(&r->res, prev, e->column) : NAN,
+               now = present ? fs_table_num(&r->res, row, e->column) : NAN;
+        char b[256];
+        fs_expect_verdict(before, now, e, fs_is_pct_column(e->column), b, sizeof b);
+        fprintf(f, "%s  - %s%s\n", any++ ? "" : "- Verdict on the expectations:\n", b,
+                present ? "" : " (the column is not in this run)");
+    }
+    if (!any)
+        fprintf(f, "- Verdict on the expectations: none given in numbers in the descriptor.\n");
 }
 
 static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *seed)
 {
     const int num = fsr_number(r, row), prev = fsr_previous(r, row);
     const fs_variant *v = fsr_registry(num);
+    char src[64];
     fprintf(f, "### Step %02d: %s\n\n", num, v ? v->title : fsr_cell(r, row, "slug"));
-    if (v)
-        fprintf(f, "- What changed: %s\n- Expected: %s\n", v->change, v->expect);
-    else
-        fprintf(f, "- Variant %02d is not in this build's registry: no description.\n", num);
+    step_intro(f, r, row, fsr_ok(r, row) ? prev : -1, v);
     if (!fsr_ok(r, row)) {
         fprintf(f, "- Not measured: %s (%s).\n\n", fsr_cell(r, row, "status"), fsr_cell(r, row, "reason"));
         return;
@@ -392,47 +517,54 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
             if (first != !pass)
                 continue;
             double now = fsr_value(r, row, role), before = prev >= 0 ? fsr_value(r, prev, role) : NAN;
-            double ch = pct_change(now, before);
+            double ch = role_change(r, role, before, now);
             if (!first && isnan(now) && isnan(before))
                 continue;
-            if (!first && !isnan(ch) && !direction(ch)) {
+            int zeros = !isnan(now) && !isnan(before) && shows_zero(role, now) && shows_zero(role, before);
+            if (!first && (zeros || (!isnan(ch) && !direction(ch)))) {
                 size_t used = strlen(flat);
                 snprintf(flat + used, sizeof flat - used, "%s%s", used ? ", " : "", fsr_roles[role].label);
                 continue;
             }
             order[n++] = role;
         }
-    static const char *const h[] = {"metric", "previous", "this step", "change", "seed: this step", "seed: change"};
+    static const char *const h[] = {"metric", "previous", "this step", "change", "document 000: this step",
+                                    "document 000: change"};
     heading(f, h, 6);
     char agree[1024] = "", differ[1024] = "";
     for (int k = 0; k < n; k++) {
         const fsr_role *ro = &fsr_roles[order[k]];
+        int pct = role_pct(r, order[k]);
         double now = fsr_value(r, row, order[k]), before = prev >= 0 ? fsr_value(r, prev, order[k]) : NAN;
-        int si = seed_find(seed, num, ro->key, "abs");
-        double sc = seed_change(seed, num, ro->key), ours = pct_change(now, before);
+        int si = fs_seed_find(seed, num, ro->key, "abs");
+        fs_seed_change sc;
+        fs_seed_change_at(seed, num, ro->key, &sc);
+        double ours = role_change(r, order[k], before, now);
         row_begin(f);
         cell(f, ro->label);
         cellv(f, before, ro->digits);
         cellv(f, now, ro->digits);
-        cell_change(f, ours);
+        cell_change(f, ours, pct);
         if (si < 0)
             cell(f, "–");
         else
-            cellf(f, "%s %s (line %s)", fs_table_get(seed, si, "value"),
+            cellf(f, "%s %s (%s)", fs_table_get(seed, si, "value"),
                   strcmp(fs_table_get(seed, si, "unit"), "pct") ? fs_table_get(seed, si, "unit") : "%",
-                  fs_table_get(seed, si, "line"));
-        cell_change(f, sc);
+                  seed_cite(seed, si, src, sizeof src));
+        cell_seed_change(f, seed, &sc);
         row_end(f);
-        if (!isnan(sc) && !isnan(ours)) {
-            char *out = direction(sc) == direction(ours) ? agree : differ;
+        if (!isnan(sc.change) && !isnan(ours)) {
+            char *out = direction(sc.change) == direction(ours) ? agree : differ;
             size_t used = strlen(out);
-            snprintf(out + used, sizeof agree - used, "%s%s (seed %s %+.1f%%, ours %s %+.1f%%)", used ? "; " : "",
-                     ro->key, dir_word(direction(sc)), sc, dir_word(direction(ours)), ours);
+            char a[32], b[32];
+            snprintf(out + used, sizeof agree - used, "%s%s (document 000 %s %s, ours %s %s)", used ? "; " : "",
+                     ro->key, dir_word(direction(sc.change)), fmt_change(sc.change, sc.pct, a, sizeof a),
+                     dir_word(direction(ours)), fmt_change(ours, pct, b, sizeof b));
         }
     }
     /* The analytic model's key blocks, beside the seed's prediction. */
     const fs_variant *pv = prev >= 0 ? fsr_registry(fsr_number(r, prev)) : NULL;
-    int ei = seed_find(seed, num, "key_blocks", "expected_change_pct");
+    int ei = fs_seed_find(seed, num, "key_blocks", "expected_change_pct");
     if (v && pv) {
         fs_problem p = fsr_problem(&r->cfgs[r->cfg_of_row[row]]);
         fs_model now, before;
@@ -443,17 +575,18 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
             cell(f, "key blocks visited (model)");
             cellf(f, "%.0f", before.key_blocks);
             cellf(f, "%.0f", now.key_blocks);
-            cell_change(f, pct_change(now.key_blocks, before.key_blocks));
+            cell_change(f, fs_change(before.key_blocks, now.key_blocks, 0), 0);
             cell(f, "–");
             if (ei < 0)
                 cell(f, "–");
             else
-                cellf(f, "expected %s%% (line %s)", fs_table_get(seed, ei, "value"), fs_table_get(seed, ei, "line"));
+                cellf(f, "expected %s%% (%s)", fs_table_get(seed, ei, "value"), seed_cite(seed, ei, src, sizeof src));
             row_end(f);
         }
     }
     if (*flat)
-        fprintf(f, "\nWithin %.0f%% of the previous step: %s.\n", FLAT_PCT, flat);
+        fprintf(f, "\nWithin %.0f%% (or %.0f points) of the previous step, or zero in both: %s.\n", FLAT_PCT,
+                FLAT_PCT, flat);
     fprintf(f, "\n");
     int any_seed = 0;
     for (int i = 0; i < seed->nrows; i++) {
@@ -463,28 +596,32 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
             continue;
         if (!any_seed++)
             fprintf(f, "Document 000 at this step (its GPU, Triton):\n\n");
-        fprintf(f, "- line %s, %s: %s\n", fs_table_get(seed, i, "line"), fs_table_get(seed, i, "kind"),
+        fprintf(f, "- %s, %s: %s\n", seed_cite(seed, i, src, sizeof src), fs_table_get(seed, i, "kind"),
                 fs_table_get(seed, i, "text"));
     }
     if (any_seed)
         fprintf(f, "\n");
     if (!*agree && !*differ)
-        fprintf(f, "Direction against the seed: %s.\n\n",
-                any_seed ? "nothing to compare (the seed gives no change at this step, or we lack its metrics)"
-                         : "the seed has no figure for this step");
+        fprintf(f, "Direction against document 000: %s.\n\n",
+                any_seed ? "nothing to compare (it gives no change at this step, or we lack its metrics)"
+                         : "it has no figure for this step");
     else if (!*differ)
-        fprintf(f, "Direction against the seed: agrees: %s.\n\n", agree);
+        fprintf(f, "Direction against document 000: agrees: %s.\n\n", agree);
     else
-        fprintf(f, "Direction against the seed: differs: %s%s%s.\n\n", differ, *agree ? "; agrees: " : "", agree);
+        fprintf(f, "Direction against document 000: differs: %s%s%s.\n\n", differ, *agree ? "; agrees: " : "",
+                agree);
 }
 
 static void steps_section(FILE *f, const fsr_run *r, const fs_table *seed)
 {
-    char l[700];
+    char l[700], src[64];
     fsr_primary_label(r, l, sizeof l);
-    fprintf(f, "## Steps (%s)\n\nEach step against the variant before it, and document 000's own figures "
-               "for the same step beside ours. A step may move the other way on this GPU and in CUDA C; "
-               "the direction line says where.\n\n", l);
+    fprintf(f, "## Steps (%s)\n\nEach step against the variant before it: what changed and why, the variant's "
+               "own expectations judged by the counters they name, and document 000's own figures for the same "
+               "step beside ours. A percentage (a *_pct column) changes in points; a change from or to a value "
+               "shown as zero is \"–\". Document 000's change is computed from the figures it printed; where it "
+               "wrote another value, beyond what rounding explains, the table gives that too. A step may move the "
+               "other way on this GPU and in CUDA C; the direction line says where.\n\n", l);
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
     for (int i = 0; i < n; i++)
         step_section(f, r, rows[i], seed);
@@ -493,8 +630,8 @@ static void steps_section(FILE *f, const fsr_run *r, const fs_table *seed)
     for (int i = 0; i < seed->nrows; i++) {
         const char *v = fs_table_get(seed, i, "variant");
         if ((!strcmp(v, "torch") || !strcmp(v, "bm64")) && !strcmp(fs_table_get(seed, i, "kind"), "abs"))
-            fprintf(f, "%s- Document 000 on its GPU, line %s: %s.\n", any++ ? "" : "Beside the steps:\n\n",
-                    fs_table_get(seed, i, "line"), fs_table_get(seed, i, "text"));
+            fprintf(f, "%s- Document 000 on its GPU, %s: %s.\n", any++ ? "" : "Beside the steps:\n\n",
+                    seed_cite(seed, i, src, sizeof src), fs_table_get(seed, i, "text"));
     }
     if (any)
         fprintf(f, "\n");
@@ -637,7 +774,7 @@ static void sass_section(FILE *f, const fsr_run *r)
         cellf(f, "%02d", mix[i].variant);
         cellf(f, "%02d", mix[i - 1].variant);
         for (int c = 0; c < FSS_COUNT; c++)
-            cell_change(f, pct_change(mix[i].n[c], mix[i - 1].n[c]));
+            cell_change(f, fs_change(mix[i - 1].n[c], mix[i].n[c], 0), 0);
         row_end(f);
     }
     fprintf(f, "\n");
@@ -736,7 +873,7 @@ static void glossary_section(FILE *f, const fsr_run *r)
                "roofline_pct (the floor is the larger of useful FLOPs over the measured tensor-core rate and "
                "minimum DRAM bytes over the measured copy bandwidth); DRAM bytes are reads plus writes; L2 "
                "bytes are 32-byte sectors read and written by the SMs; instructions are warp instructions "
-               "executed; shared memory is static plus dynamic per block. MB = 10⁶ bytes, MiB = 2²⁰.\n");
+               "executed; shared memory is static plus dynamic per block.\n");
 }
 
 /* ---- entry points ---- */
@@ -760,7 +897,8 @@ static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
     fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
     fprintf(f, "Run `%s` on the %s, %.10s; %s (document 000's configuration).\n\n", r->id,
             *fsr_dev(r, "name") ? fsr_dev(r, "name") : "GPU", fsr_dev(r, "date"), l);
-    static const char *const h[] = {"variant", "time (µs)", "TFLOP/s", "change against the previous step", "document 000's change",
+    static const char *const h[] = {"variant", "time (µs)", "TFLOP/s", "change against the previous step",
+                                    "document 000's change (from its printed times)",
                                     "registers", "theoretical occupancy (%)"};
     heading(f, h, 7);
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
@@ -772,13 +910,15 @@ static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
         if (fsr_ok(r, rows[i])) {
             cellv(f, fsr_value(r, rows[i], FSR_TIME), fsr_roles[FSR_TIME].digits);
             cellv(f, fsr_value(r, rows[i], FSR_TFLOPS), fsr_roles[FSR_TFLOPS].digits);
-            cell_change(f, prev < 0 ? NAN : pct_change(fsr_value(r, rows[i], FSR_TIME), fsr_value(r, prev, FSR_TIME)));
+            cell_change(f, prev < 0 ? NAN : fs_change(fsr_value(r, prev, FSR_TIME), fsr_value(r, rows[i], FSR_TIME), 0), 0);
         } else {
             cellf(f, "%s", fsr_cell(r, rows[i], "status"));
             cell(f, "–");
             cell(f, "–");
         }
-        cell_change(f, seed_change(seed, num, "time"));
+        fs_seed_change sc;
+        fs_seed_change_at(seed, num, "time", &sc);
+        cell_change(f, sc.change, 0);
         cellv(f, fsr_value(r, rows[i], FSR_REGS), fsr_roles[FSR_REGS].digits);
         cellv(f, fsr_value(r, rows[i], FSR_OCC_T), fsr_roles[FSR_OCC_T].digits);
         row_end(f);
@@ -817,7 +957,9 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
 {
     fprintf(f, "# flashstudy run %s\n\n", r->id);
     fprintf(f, "FlashAttention-2 forward, one CUDA variant per step of document 000's optimisation log; "
-               "every variant validated before it was timed. Charts: plots/%s/.\n\n", r->id);
+               "every variant validated before it was timed. Charts: plots/%s/. Document 000 is post 000 of the "
+               "series 从零开始写Qwen3 (README.md, \"The source\"). Bytes are decimal throughout, as the counters "
+               "and document 000's measurements count them: kB = 10³, MB = 10⁶, GB = 10⁹ bytes.\n\n", r->id);
     device_section(f, r);
     configs_section(f, r);
     double mma = fsr_dev_num(r, "mma_flop_per_s"), copy = fsr_dev_num(r, "copy_bytes_per_s");
@@ -826,6 +968,7 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
     for (int k = 0; k < r->ncfg; k++)
         if (k != r->primary)
             summary_section(f, r, k);
+    counters_section(f, r);
     steps_section(f, r, seed);
     failed_section(f, r);
     sweep_section(f, r, peers);

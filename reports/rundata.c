@@ -28,12 +28,12 @@ const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_L2_HIT] = {"l2_hit", "L2 hit rate (%)", 1, 1, {"@lts__t_sector_hit_rate.pct"}},
     [FSR_INST] = {"inst", "instructions (M warp)", 2, 1e-6, {"@smsp__inst_executed.sum"}},
     [FSR_REGS] = {"registers", "registers", 0, 1, {"registers"}},
-    [FSR_SMEM] = {"smem_per_block", "shared memory (KiB)", 1, 1.0 / 1024, {"smem_static_bytes", "smem_dynamic_bytes"}},
+    [FSR_SMEM] = {"smem_per_block", "shared memory (kB)", 1, 1e-3, {"smem_static_bytes", "smem_dynamic_bytes"}},
     [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}},
     [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}},
     [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__sass_inst_executed_op_branch.sum"}},
     [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}},
-    [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MiB)", 1, 1.0 / 1048576, {"peak_mem_bytes"}},
+    [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MB)", 1, 1e-6, {"peak_mem_bytes"}},
 };
 
 /* ---- loading ---- */
@@ -565,8 +565,16 @@ void fsr_primary_label(const fsr_run *r, char *buf, size_t len)
 
 fs_problem fsr_problem(const fsr_config *c)
 {
-    return (fs_problem){.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv,
-                        .seq = c->seq, .head_dim = c->head_dim, .causal = c->causal, .bm = c->bm, .bn = c->bn};
+    fs_problem p = {.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv,
+                    .seq = c->seq, .head_dim = c->head_dim, .causal = c->causal, .bm = c->bm, .bn = c->bn};
+    /* The contiguous layout every run uses, so that a variant's plan accepts it. */
+    const long long row = c->head_dim, head = (long long)c->seq * row;
+    for (int i = 0; i < 2; i++) {
+        long long *qo = i ? p.o_stride : p.q_stride, *kv = i ? p.v_stride : p.k_stride;
+        qo[0] = c->heads_q * head, qo[1] = head, qo[2] = row;
+        kv[0] = c->heads_kv * head, kv[1] = head, kv[2] = row;
+    }
+    return p;
 }
 
 const fs_variant *fsr_registry(int number)

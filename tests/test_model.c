@@ -34,7 +34,7 @@ static void seed_traffic(void **state)
     assert_true(m.floor_s == 0);
 }
 
-/* 4*B*Hq*N*N*D: 17.18 GFLOP, 8.59 causal (shared/notes/anchors.md). */
+/* 4*B*Hq*N*N*D: 17.18 GFLOP, 8.59 causal. */
 static void useful_flops(void **state)
 {
     fs_model m;

@@ -14,8 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <math.h>
+#include "change.h"
 #include "report.h"
 #include "table.h"
+#include "variant.h"
 
 #define FIXTURE "tests/fixtures/run"
 
@@ -124,6 +127,74 @@ static void check_png_svg(const char *dir, const char *name)
 
 static int have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
+/* Cell k (1-based) of a markdown row, trimmed, into buf. */
+static const char *md_cell(const char *line, int k, char *buf, size_t len)
+{
+    const char *s = line;
+    for (int i = 1; i < k && s; i++)
+        s = strchr(s + 1, '|');
+    buf[0] = '\0';
+    if (!s)
+        return buf;
+    const char *e = strchr(s + 1, '|');
+    while (*++s == ' ')
+        ;
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    while (n && s[n - 1] == ' ')
+        n--;
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
+    return buf;
+}
+
+/* Shown as zero: "0", "0.0", "0.000". */
+static int shows_zero(const char *v) { return *v && strspn(v, "0.") == strlen(v); }
+
+/* Every step section: what, why, the code and the command that shows the
+ * step, a verdict line; in its table no change from or to a value shown as
+ * zero, and a percentage's change in points; bytes in one decimal family. */
+static void check_steps(const char *md, const char *name)
+{
+    const char *steps = strstr(md, "## Steps");
+    assert_non_null(steps);
+    int sections = 0;
+    for (const char *s = strstr(steps, "### Step "); s; s = strstr(s + 1, "### Step ")) {
+        int num = atoi(s + 9);
+        const char *end = strstr(s + 1, "### Step "), *next = strstr(s, "\n## ");
+        if (!end || (next && next < end))
+            end = next;
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        char *sec = strndup(s, len), want[64];
+        sections++;
+        if (!strstr(sec, "- What changed: ") && !strstr(sec, "not in this build's registry"))
+            fail_msg("%s: step %02d says not what changed", name, num);
+        snprintf(want, sizeof want, "make step N=%02d", num);
+        char nn[8];
+        snprintf(nn, sizeof nn, "%02d", num);
+        if (fs_variant_find(nn) && (!strstr(sec, "- Why: ") || !strstr(sec, "- Code: `variants/") ||
+                                         !strstr(sec, "- Verdict on the expectations") ||
+                                         (num > 0 && !strstr(sec, want))))
+            fail_msg("%s: step %02d lacks why, its file, the command or the verdicts:\n%s", name, num, sec);
+        for (char *l = strstr(sec, "\n| "); l; l = strstr(l + 1, "\n| ")) {
+            char metric[128], before[64], now[64], ch[64];
+            md_cell(l + 1, 1, metric, sizeof metric);
+            md_cell(l + 1, 2, before, sizeof before);
+            md_cell(l + 1, 3, now, sizeof now);
+            md_cell(l + 1, 4, ch, sizeof ch);
+            if ((shows_zero(before) || shows_zero(now)) && !strstr(metric, "(%)") && strcmp(ch, "–"))
+                fail_msg("%s: step %02d: %s from %s to %s changes by %s", name, num, metric, before, now, ch);
+            if (strstr(metric, "(%)") && strcmp(ch, "–") && !strstr(ch, " pts"))
+                fail_msg("%s: step %02d: the percentage %s changes by %s, not in points", name, num, metric, ch);
+        }
+        free(sec);
+    }
+    assert_true(sections > 0);
+    static const char *const binary[] = {"MiB)", "KiB)", "GiB)", "MiB |", "KiB |", "GiB |", "shared/", NULL};
+    for (int i = 0; binary[i]; i++)
+        if (strstr(md, binary[i]))
+            fail_msg("%s holds \"%s\": bytes are decimal in the report, paths stay in the repository", name,
+                     binary[i]);
+}
+
 /* Renders run's report and checks it against the run's own results.csv:
  * every variant of the first summary table, a section per step, complete
  * tables. */
@@ -169,6 +240,7 @@ static void check_report(const char *run, const char *out)
     }
     if (listed < variants)
         fail_msg("%s: the first summary lists %d of %d variants", out, listed, variants);
+    check_steps(md, out);
     fs_table_free(&t);
     free(summary);
     free(md);
@@ -204,11 +276,11 @@ static void fixture_report(void **state)
     assert_non_null(strstr(md, "| 05 fp32_state | B=2 N=1024"));
     assert_non_null(strstr(md, "not in this build: step 05 is being written"));
     assert_non_null(strstr(md, "## Sweep over N"));
-    assert_non_null(strstr(md, "| 1380 us (line 32) |"));
-    assert_non_null(strstr(md, "= 528.00 MiB"));
+    assert_non_null(strstr(md, "| 1380 us (post 000, line 32) |"));
+    assert_non_null(strstr(md, "= 553.65 MB."));
     assert_non_null(strstr(md, "## Static instruction mix (sm_90)"));
     assert_non_null(strstr(md, "| 01 base | 1 | 8 |"));
-    assert_non_null(strstr(md, "Direction against the seed"));
+    assert_non_null(strstr(md, "Direction against document 000"));
     assert_non_null(strstr(md, "not profiled: the naive variant"));
     free(md);
 }
@@ -535,6 +607,191 @@ static void reference_runs(void **state)
         skip();
 }
 
+/* The verdict on a variant's expectation, by its change against the
+ * previous step. */
+static void verdicts(void **state)
+{
+    const fs_expectation inst = {"warp_inst", -10, -5}, hit = {"l2_hit_rate_pct", 5, 20},
+                         flat = {"time_median_s", -2, 2}, rev = {"warp_inst", -5, -10};
+    char b[256];
+    assert_int_equal(fs_expect_verdict(100, 97.3, &inst, 0, b, sizeof b), FS_MISSED);
+    assert_string_equal(b, "expected warp_inst -10 to -5%; measured -2.7%: missed");
+    assert_int_equal(fs_expect_verdict(100, 93, &inst, 0, b, sizeof b), FS_MET);
+    assert_int_equal(fs_expect_verdict(100, 93, &rev, 0, b, sizeof b), FS_MET);
+    assert_int_equal(fs_expect_verdict(100, 80, &inst, 0, b, sizeof b), FS_BEAT);
+    assert_int_equal(fs_expect_verdict(100, 101, &inst, 0, b, sizeof b), FS_MISSED);
+    /* Both ends of a range about zero are misses. */
+    assert_int_equal(fs_expect_verdict(100, 90, &flat, 0, b, sizeof b), FS_MISSED);
+    assert_int_equal(fs_expect_verdict(100, 110, &flat, 0, b, sizeof b), FS_MISSED);
+    assert_int_equal(fs_expect_verdict(100, 101, &flat, 0, b, sizeof b), FS_MET);
+    /* A percentage moves in points: 70% to 80% is +10 points, not +14.3%. */
+    assert_int_equal(fs_expect_verdict(70, 80, &hit, 1, b, sizeof b), FS_MET);
+    assert_string_equal(b, "expected l2_hit_rate_pct +5 to +20 points; measured +10.0 points: met");
+    assert_int_equal(fs_expect_verdict(70, 95, &hit, 1, b, sizeof b), FS_BEAT);
+    /* Not in the run, no previous step, or a ratio from zero. */
+    assert_int_equal(fs_expect_verdict(NAN, 97, &inst, 0, b, sizeof b), FS_NOT_MEASURED);
+    assert_string_equal(b, "expected warp_inst -10 to -5%; not measured");
+    assert_int_equal(fs_expect_verdict(100, NAN, &inst, 0, b, sizeof b), FS_NOT_MEASURED);
+    assert_int_equal(fs_expect_verdict(0, 5, &inst, 0, b, sizeof b), FS_NOT_MEASURED);
+    assert_true(isnan(fs_change(0, 5, 0)));
+    assert_true(fabs(fs_change(0, 5, 1) - 5) < 1e-12);
+    assert_true(fs_is_pct_column("achieved_occupancy_pct") && !fs_is_pct_column("warp_inst") &&
+                !fs_is_pct_column("pct"));
+}
+
+/* Document 000's changes, computed from its printed figures; its slips are
+ * the written changes those figures, rounded as printed, cannot give. */
+static void seed_changes(void **state)
+{
+    fs_table seed;
+    char err[512];
+    assert_int_equal(fs_table_read("reports/seed_figures.csv", 0, &seed, err, sizeof err), 0);
+    static const struct {
+        int variant;
+        const char *metric;
+        double change;
+        int pct, slip;
+    } want[] = {
+        {4, "time", 100.0 * (780.0 / 818 - 1), 0, 0},       /* -4.64% written, -4.65% computed: rounding */
+        {6, "time", 100.0 * (668.0 / 792 - 1), 0, 1},       /* -16.23% written, -15.66% */
+        {7, "time", 100.0 * (654.0 / 668 - 1), 0, 1},       /* -2.46% written, -2.10% */
+        {2, "l2_hit", 96.4 - 72.18, 1, 1},                  /* +25.21% written, +24.22 points */
+        {2, "dram_read_bytes", 100 * (17.1 / 164.3 - 1), 0, 1}, /* -97% written, -89.6% */
+        {5, "registers", 100 * (127.0 / 128 - 1), 0, 1},    /* -6.62% written, -0.78% */
+        {6, "occupancy_theoretical", 33.33 - 16.67, 1, 1},  /* +200% written, +16.7 points */
+        {3, "l2_read_bytes", 100 * (285.21 / 545.26 - 1), 0, 0}, /* against 01: 02 printed none */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        fs_seed_change c;
+        fs_seed_change_at(&seed, want[i].variant, want[i].metric, &c);
+        if (fabs(c.change - want[i].change) > 1e-9 || c.pct != want[i].pct || c.slip != want[i].slip)
+            fail_msg("%02d %s: change %g pct %d slip %d, want %g %d %d", want[i].variant, want[i].metric, c.change,
+                     c.pct, c.slip, want[i].change, want[i].pct, want[i].slip);
+    }
+    /* As written where it printed no figures to compute from. */
+    fs_seed_change c;
+    fs_seed_change_at(&seed, 5, "inst", &c);
+    assert_true(c.change == -7 && !c.slip);
+    /* Every figure cites its post and line. */
+    for (int i = 0; i < seed.nrows; i++)
+        if (strcmp(fs_table_get(&seed, i, "source"), "000") && strcmp(fs_table_get(&seed, i, "source"), "001"))
+            fail_msg("seed_figures.csv row %d: source \"%s\" is no post", i + 1, fs_table_get(&seed, i, "source"));
+        else if (!(fs_table_num(&seed, i, "line") >= 1))
+            fail_msg("seed_figures.csv row %d: no line", i + 1);
+    fs_table_free(&seed);
+}
+
+/* The reference run of document 000's configuration: the answers to a
+ * learner's questions name their counters, the seed's slips are corrected in
+ * the step table, and each registered expectation gets its verdict. */
+static void reference_answers(void **state)
+{
+    const char *run = "results/20261129-1030-h200";
+    char out[1200], err[512];
+    struct stat st;
+    if (stat(run, &st))
+        skip();
+    snprintf(out, sizeof out, "%s/answers.md", tmp);
+    if (fs_report_write(run, out, err, sizeof err))
+        fail_msg("%s", err);
+    char *md = slurp(out, NULL);
+    const char *ans = strstr(md, "## Reading the counters");
+    assert_non_null(ans);
+    static const char *const names[] = {"dram_read_bytes", "dram_write_bytes", "l2_write_sectors",
+                                        "achieved_occupancy_pct", "occupancy_theoretical_pct", "fs00_scores",
+                                        "0 to 768 bytes", "25.17 MB", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strstr(ans, names[i]) || strstr(ans, names[i]) > strstr(ans, "## Steps"))
+            fail_msg("the answers do not name %s", names[i]);
+    assert_non_null(strstr(md, "| time (µs) | 106.0 | 79.6 | -24.8% | 668 us (post 000, line 171) | -15.7% "
+                               "(written -16.23%, post 000, line 172) |"));
+    assert_non_null(strstr(md, "| L2 hit rate (%) | 93.9 | 91.2 | -2.8 pts | 96.4 % (post 000, line 62) | "
+                               "+24.2 pts (written +25.21%, post 000, line 63) |"));
+    for (int i = 0; i < fs_variant_count; i++)
+        for (int k = 0; k < FS_MAX_EXPECT; k++) {
+            char want[160];
+            if (!fs_variants[i]->expects[k].column)
+                continue;
+            snprintf(want, sizeof want, "  - expected %s ", fs_variants[i]->expects[k].column);
+            const char *sec = strstr(md, "### Step "), *hit = strstr(md, want);
+            if (!sec || !hit)
+                fail_msg("no verdict on variant %02d's expectation of %s", fs_variants[i]->number,
+                         fs_variants[i]->expects[k].column);
+        }
+    free(md);
+}
+
+/* A run that charts cannot show: 230 variants at one configuration, or no
+ * time at all. The charts that need those are skipped with a reason, none
+ * fails in gnuplot. */
+static void plots_unshowable(void **state)
+{
+    fs_table t;
+    char err[512], dir[700], path[800], cmd[1800];
+    for (int scene = 0; scene < 2; scene++) {
+        assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &t, err, sizeof err), 0);
+        fs_table big;
+        fs_table_init(&big, t.ncols, (const char *const *)t.header);
+        for (int i = 0; i < (scene ? t.nrows : 230); i++) {
+            char **row = t.cells + (size_t)(i % t.nrows) * t.ncols, num[16];
+            const char *cells[256];
+            for (int c = 0; c < t.ncols; c++)
+                cells[c] = row[c];
+            snprintf(num, sizeof num, "%d", i);
+            if (!scene) {
+                cells[fs_table_col(&t, "variant")] = num;
+                cells[fs_table_col(&t, "seq")] = "1024";
+            } else {
+                cells[fs_table_col(&t, "time_median_s")] = "";
+                cells[fs_table_col(&t, "flop_per_s")] = "";
+            }
+            fs_table_add(&big, cells);
+        }
+        snprintf(dir, sizeof dir, "%s/unshowable-%d", tmp, scene);
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp %s/device.csv '%s/'", dir, FIXTURE, dir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/results.csv", dir);
+        assert_int_equal(fs_table_write(path, 1, &big, err, sizeof err), 0);
+        fs_table_free(&big);
+        fs_table_free(&t);
+        snprintf(path, sizeof path, "%s/plots", dir);
+        int rc = fs_plots_write(dir, path, err, sizeof err);
+        if (rc < 0)
+            fail_msg("scene %d: %s", scene, err);
+        snprintf(path, sizeof path, "%s/plots/render.sh", dir);
+        char *sh = slurp(path, NULL);
+        assert_non_null(sh);
+        static const char *const gone[2][4] = {{"time.gp", "roofline.gp", "waterfall.gp", "bytes.gp"},
+                                               {"time.gp", "roofline.gp", "waterfall.gp", "seed.gp"}};
+        for (int k = 0; k < 4; k++)
+            if (strstr(sh, gone[scene][k]))
+                fail_msg("scene %d: %s drawn", scene, gone[scene][k]);
+        free(sh);
+    }
+}
+
+/* The reference run's waterfall ends on the final time, and its byte chart
+ * says which bars a log axis cannot show. */
+static void reference_charts(void **state)
+{
+    const char *run = "results/20261129-1030-h200";
+    char dir[700], path[800], err[512];
+    struct stat st;
+    if (stat(run, &st))
+        skip();
+    snprintf(dir, sizeof dir, "%s/ref-charts", tmp);
+    assert_true(fs_plots_write(run, dir, err, sizeof err) >= 0);
+    snprintf(path, sizeof path, "%s/waterfall.dat", dir);
+    char *w = slurp(path, NULL);
+    assert_non_null(w);
+    assert_non_null(strstr(w, "\n9 \"final: 08 const_strides\" 0 77.088 "));
+    free(w);
+    snprintf(path, sizeof path, "%s/render.sh", dir);
+    char *sh = slurp(path, NULL);
+    assert_non_null(strstr(sh, "zeros='DRAM writes (MB) of 03 04 05 07 08'"));
+    free(sh);
+}
+
 int main(int argc, char **argv)
 {
     /* build/tests/test_report -> build/ */
@@ -549,6 +806,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(fixture_report), cmocka_unit_test(fixture_plots), cmocka_unit_test(fixture_compare),
         cmocka_unit_test(without_metrics), cmocka_unit_test(bad_input),     cmocka_unit_test(latest_run),
         cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
+        cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
+        cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed) {

@@ -1,5 +1,6 @@
-# Our time change per step beside the change document 000 reports for the
-# same step (its GPU, Triton). Negative: faster. Bars are labelled with their
+# Our time change per step beside document 000's for the same step (post 000
+# of the series named in README.md; its GPU, Triton), computed from the times
+# it printed. Negative: faster. Bars are labelled with their
 # values (a flat step has no visible bar).
 load 'common.gp'
 set title sprintf("Time change per step: this run against document 000\n%s", subtitle)
@@ -20,7 +21,7 @@ up(y) = y >= 0 ? end(y) : NaN
 down(y) = y < 0 ? end(y) : NaN
 set offsets graph 0.02, graph 0.02, graph 0.16, graph 0.16
 plot data using 3:xtic(2) lc rgb '#4477aa' title 'this run', \
-     data using 4 lc rgb '#bbbbbb' title 'document 000', \
+     data using 4 lc rgb '#bbbbbb' title 'document 000: the Triton log, post 000 (its GPU, unnamed)', \
      data using ($0 - 1.0 / 6):(up($3)):(sprintf('%+.1f%%', $3)) with labels rotate by 90 left notitle, \
      data using ($0 - 1.0 / 6):(down($3)):(sprintf('%+.1f%%', $3)) with labels rotate by 90 right notitle, \
      data using ($0 + 1.0 / 6):(up($4)):(sprintf('%+.1f%%', $4)) with labels rotate by 90 left notitle, \

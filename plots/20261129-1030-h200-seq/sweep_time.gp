@@ -15,6 +15,6 @@ set ytics 2
 set format y "%g"
 set key outside right top vertical
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
-plot for [i=2:nvar + 1] data using 1:i:xtic(1) with linespoints lw 2 ps 1.2 \
+plot for [i=2:nvar + 1] data using 1:i:xtic(1) with linespoints dt vdash(word(vnums, i - 1)) lw 2 ps 1.2 \
          lc rgb vcolor(word(vnums, i - 1)) pt vpoint(word(vnums, i - 1)), \
      for [i=nvar + 2:ncols] data using 1:i with lines dt i - nvar lw 2 lc rgb word(peer_colors, i - nvar - 1)

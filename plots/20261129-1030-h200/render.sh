@@ -11,9 +11,9 @@ gnuplot -e "fmt='png'; out='waterfall.png.tmp'; data='waterfall.dat'; subtitle='
 mv waterfall.png.tmp waterfall.png
 gnuplot -e "fmt='svg'; out='waterfall.svg.tmp'; data='waterfall.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" waterfall.gp
 mv waterfall.svg.tmp waterfall.svg
-gnuplot -e "fmt='png'; out='bytes.png.tmp'; data='bytes.dat'; dram_min=25.1658; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" bytes.gp
+gnuplot -e "fmt='png'; out='bytes.png.tmp'; data='bytes.dat'; dram_min=25.1658; zeros='DRAM writes (MB) of 03 04 05 07 08'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" bytes.gp
 mv bytes.png.tmp bytes.png
-gnuplot -e "fmt='svg'; out='bytes.svg.tmp'; data='bytes.dat'; dram_min=25.1658; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" bytes.gp
+gnuplot -e "fmt='svg'; out='bytes.svg.tmp'; data='bytes.dat'; dram_min=25.1658; zeros='DRAM writes (MB) of 03 04 05 07 08'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" bytes.gp
 mv bytes.svg.tmp bytes.svg
 gnuplot -e "fmt='png'; out='l2hit.png.tmp'; data='l2hit.dat'; subtitle='NVIDIA H200, B=2 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold'; run_id='20261129-1030-h200'" l2hit.gp
 mv l2hit.png.tmp l2hit.png
