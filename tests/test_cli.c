@@ -159,7 +159,7 @@ static void make_dir(const char *rel)
     assert_int_equal(mkdir(path, 0755), 0);
 }
 
-#define HEADER "variant,slug,status,reason\n"
+#define HEADER "schema_version,variant,slug,status,reason\n"
 
 static int setup(void **state)
 {
@@ -169,17 +169,19 @@ static int setup(void **state)
     make_dir("taken");
     make_dir("runs");
     make_dir("runs/good");
-    write_file("runs/good/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,ok,\n");
+    write_file("runs/good/results.csv", HEADER "3,1,base,ok,\n");
     make_dir("runs/empty");
     write_file("runs/empty/results.csv", "");
     make_dir("runs/truncated");
-    write_file("runs/truncated/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,failed,\"validation");
+    write_file("runs/truncated/results.csv", HEADER "3,1,base,failed,\"validation");
     make_dir("runs/malformed");
-    write_file("runs/malformed/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,ok\n");
+    write_file("runs/malformed/results.csv", HEADER "3,1,base,ok\n");
     make_dir("runs/newer");
-    write_file("runs/newer/results.csv", "# flashstudy results schema 99\n" HEADER "1,base,ok,\n");
+    write_file("runs/newer/results.csv", HEADER "99,1,base,ok,\n");
     make_dir("runs/noschema");
-    write_file("runs/noschema/results.csv", HEADER "1,base,ok,\n");
+    write_file("runs/noschema/results.csv", "variant,slug,status,reason\n1,base,ok,\n");
+    make_dir("runs/old");
+    write_file("runs/old/results.csv", "# flashstudy results schema 2\nvariant,slug,status,reason\n1,base,ok,\n");
     write_file("keep.md", "an earlier report\n");
     write_file("file", "not a folder\n");
     return 0;
@@ -231,12 +233,13 @@ static void bad_input(void **state)
         {{"report", "runs/missing"}, "runs/missing is not a run folder", 0},
         {{"report", "runs/empty", "--out", "keep.md"}, "runs/empty/results.csv is empty", 0},
         {{"report", "runs/truncated"}, "is not closed (is the file truncated?)", 0},
-        {{"report", "runs/malformed", "--out", "keep.md"}, "3 cells, but the header has 4 columns", 0},
+        {{"report", "runs/malformed", "--out", "keep.md"}, "4 cells, but the header has 5 columns", 0},
         {{"report", "runs/newer"}, "uses results schema 99, newer than", 0},
-        {{"report", "runs/noschema"}, "does not open with a schema line", 0},
+        {{"report", "runs/noschema"}, "the first column is \"variant\", not schema_version", 0},
+        {{"report", "runs/old"}, "schema 2 file: written by an older flashstudy", 0},
         {{"report"}, "no run folder under results/", 0},
         {{"plots", "runs/missing"}, "runs/missing is not a run folder", 0},
-        {{"plots", "runs/malformed"}, "but the header has 4 columns", 0},
+        {{"plots", "runs/malformed"}, "but the header has 5 columns", 0},
         {{"compare", "runs/good"}, "`compare` needs two run folders", 2},
         {{"compare", "runs/good", "runs/missing", "--out", "keep.md"}, "runs/missing is not a run folder", 0},
         {{"compare", "runs/newer", "runs/good"}, "newer than", 0},
