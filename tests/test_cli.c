@@ -231,6 +231,7 @@ static void bad_input(void **state)
         {{"frobnicate"}, "unknown command \"frobnicate\"", 2},
         {{"list", "--seq", "1"}, "unknown option --seq for `list`", 2},
         {{"report", "runs/missing"}, "runs/missing is not a run folder", 0},
+        {{"report", "nosuch"}, "nosuch is not a run folder (no such folder, nor a run id under results/)", 0},
         {{"report", "runs/empty", "--out", "keep.md"}, "runs/empty/results.csv is empty", 0},
         {{"report", "runs/truncated"}, "is not closed (is the file truncated?)", 0},
         {{"report", "runs/malformed", "--out", "keep.md"}, "4 cells, but the header has 5 columns", 0},

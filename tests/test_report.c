@@ -384,24 +384,41 @@ static void bad_input(void **state)
     assert_non_null(strstr(err, "no-such-run"));
 }
 
+/* A run folder with a results.csv, and a device.csv when date is given. */
+static void make_run(const char *root, const char *id, const char *date)
+{
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && touch '%s/%s/results.csv'", root, id, root, id);
+    assert_int_equal(system(cmd), 0);
+    if (date) {
+        snprintf(cmd, sizeof cmd, "printf 'key,value\\nname,H200\\ndate,%s\\n' > '%s/%s/device.csv'", date, root, id);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 static void latest_run(void **state)
 {
-    char root[600], cmd[4000], buf[700], want[700];
+    char root[600], cmd[2000], buf[700], want[700], why[1024];
     snprintf(root, sizeof root, "%s/results", tmp);
-    snprintf(cmd, sizeof cmd,
-             "rm -rf '%s' && mkdir -p '%s/20261129-100000' '%s/20261129-110000' '%s/20261129-120000' && "
-             "touch '%s/20261129-100000/results.csv' '%s/20261129-110000/results.csv'",
-             root, root, root, root, root, root);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/zz-no-results'", root, root);
     assert_int_equal(system(cmd), 0);
-    /* The newest folder that holds a results.csv. */
-    snprintf(want, sizeof want, "%s/20261129-110000", root);
-    assert_non_null(fs_latest_run(root, buf, sizeof buf));
+    /* The newest by recorded date, not by name; a run without a date last. */
+    make_run(root, "20261129-1030-h200", "2026-11-29T10:28:44Z");
+    make_run(root, "20261129-1030-h200-tiles", "2026-11-29T10:26:24Z");
+    make_run(root, "20261129-1031-nodate", NULL);
+    snprintf(want, sizeof want, "%s/20261129-1030-h200", root);
+    assert_non_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
     assert_string_equal(buf, want);
-    snprintf(cmd, sizeof cmd, "%s/20261129-120000", root);
-    assert_int_equal(rmdir(cmd), 0);
+    assert_non_null(strstr(why, "2026-11-29T10:28:44Z"));
+    assert_null(strstr(why, "same date"));
+    /* Equal dates: the last by name, and the message says so. */
+    make_run(root, "20261129-1029-h200", "2026-11-29T10:28:44Z");
+    assert_non_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
+    assert_string_equal(buf, want);
+    assert_non_null(strstr(why, "1 other run (20261129-1029-h200) recorded the same date"));
     snprintf(cmd, sizeof cmd, "rm -rf '%s'/*", root);
     assert_int_equal(system(cmd), 0);
-    assert_null(fs_latest_run(root, buf, sizeof buf));
+    assert_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
 }
 
 /* Any run checked in under results/: its report and charts too. */
