@@ -32,6 +32,17 @@ PREFIX ?= /usr/local
 # README's tables).
 REFERENCE_RUN := results/20261129-1030-h200
 
+# make test builds for one architecture: ARCHS when given, else the GPU's
+# here, else sm_90 (the H200's). Every variant is still compiled (the kernels
+# have no architecture-dependent code), at a quarter of the four
+# architectures' time: on two cores nvcc takes some 4 s a file for one
+# architecture and 19 s for four, while PTX for JIT beside sm_90 would cost
+# 8 s. The default build keeps the four, so that `make run` works on any
+# supported GPU with machine code made ahead; $(BUILD)/archs rebuilds the
+# CUDA objects when the architectures change between the two.
+TEST_ARCHS = $(if $(filter-out default file,$(origin ARCHS)),$(ARCHS),$(or $(shell nvidia-smi \
+             --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .),90))
+
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
@@ -131,17 +142,6 @@ readme: $(FS)
 	bash scripts/readme_tables.sh $(FS) $(or $(RUN),$(REFERENCE_RUN))
 
 $(BUILD)/tests/test_readme: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
-
-# make test builds for one architecture: ARCHS when given, else the GPU's
-# here, else sm_90 (the H200's). Every variant is still compiled (the kernels
-# have no architecture-dependent code), at a quarter of the four
-# architectures' time: on two cores nvcc takes some 4 s a file for one
-# architecture and 19 s for four, while PTX for JIT beside sm_90 would cost
-# 8 s. The default build keeps the four, so that `make run` works on any
-# supported GPU with machine code made ahead; $(BUILD)/archs rebuilds the
-# CUDA objects when the architectures change between the two.
-TEST_ARCHS = $(if $(filter-out default file,$(origin ARCHS)),$(ARCHS),$(or $(shell nvidia-smi \
-             --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .),90))
 
 test-build: $(FS) $(TESTS) $(GPU_TESTS)
 	@:
