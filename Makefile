@@ -61,8 +61,9 @@ LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpat
 VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu))
 HOST_C := $(wildcard harness/*.c metrics/*.c reports/*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
-LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C))) \
-           $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC))
+# CUDA objects first: the long nvcc jobs start at once and gcc's fill in.
+LIB_OBJ := $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC)) \
+           $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C)))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
@@ -85,7 +86,7 @@ $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/
 $(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS)))))
 endif
 
-$(FS): $(BUILD)/harness/main.o $(LIB_OBJ)
+$(FS): $(LIB_OBJ) $(BUILD)/harness/main.o
 	$(call quiet,LD,$@)$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
