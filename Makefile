@@ -4,8 +4,11 @@
 #   make run         the whole study on the first NVIDIA GPU: results/<run-id>/,
 #                    reports/<run-id>.md, plots/<run-id>/
 #   make test        any machine: install missing Debian packages, build every
-#                    variant, host tests, render the checked-in reference run;
-#                    GPU tests too where a GPU is present
+#                    variant (for one architecture, in parallel), host tests,
+#                    render the checked-in reference runs; GPU tests too where
+#                    a GPU is present
+#   make install     PREFIX/bin/flashstudy and its data in PREFIX/share/flashstudy/
+#                    (PREFIX=/usr/local); it then runs from any working folder
 #   make test-gpu    validate every variant over the shape matrix (needs a GPU)
 #   make sanitize    compute-sanitizer over every variant (needs a GPU)
 #   make report      report of the latest run;   make plots   its charts
@@ -15,7 +18,9 @@
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
 # Variables: ARCHS="80 86 89 90" (compute capabilities to build for),
-# NVCC, CC, RUN_ARGS (extra options for `flashstudy run`).
+# NVCC, CC, RUN_ARGS (extra options for `flashstudy run`), PREFIX, V=1 (show
+# the commands and every kernel's registers, shared memory and spills; they
+# are also in build/**/*.o.ptxas).
 
 SHELL := /bin/bash
 NVCC ?= nvcc
@@ -23,9 +28,21 @@ CC := gcc
 ARCHS ?= 80 86 89 90
 BUILD ?= build
 RUN_ARGS ?=
+PREFIX ?= /usr/local
 # The checked-in run whose steps README.md shows (make readme; the test of the
 # README's tables).
 REFERENCE_RUN := results/20261129-1030-h200
+
+# make test builds for one architecture: ARCHS when given, else the GPU's
+# here, else sm_90 (the H200's). Every variant is still compiled (the kernels
+# have no architecture-dependent code), at a quarter of the four
+# architectures' time: on two cores nvcc takes some 4 s a file for one
+# architecture and 19 s for four, while PTX for JIT beside sm_90 would cost
+# 8 s. The default build keeps the four, so that `make run` works on any
+# supported GPU with machine code made ahead; $(BUILD)/archs rebuilds the
+# CUDA objects when the architectures change between the two.
+TEST_ARCHS = $(if $(filter-out default file,$(origin ARCHS)),$(ARCHS),$(or $(shell nvidia-smi \
+             --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .),90))
 
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))
@@ -49,51 +66,70 @@ VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
 SM90A_SRC := $(shell grep -l '^ *\.target = "sm_90a"' $(VARIANT_SRC) /dev/null)
 HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c variants/peer_*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
-LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C))) \
-           $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC))
+# CUDA objects first: the long nvcc jobs start at once and gcc's fill in.
+LIB_OBJ := $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC)) \
+           $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C)))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-host test-gpu test-reference report plots readme sanitize sass step crosscheck fuzz clean
+.PHONY: all deps run test test-build test-host test-gpu test-reference report plots readme sanitize sass step crosscheck fuzz install clean FORCE
 all: $(FS)
+
+# One short line a file; V=1 prints the commands.
+ifeq ($(V),1)
+quiet :=
+else
+quiet = @printf '  %-4s %s\n' $(1) $(2);
+endif
 
 comma := ,
 space := $(subst ,, )
 # What the build found, once (not again in recursive makes).
 ifeq ($(MAKELEVEL),0)
 $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') at $(CUDA_HOME),NOT FOUND (put the CUDA toolkit's bin on PATH)))
-$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))))
+$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS)))))
 endif
 
-$(FS): $(BUILD)/harness/main.o $(LIB_OBJ)
-	$(CC) -o $@ $^ $(LDLIBS)
+$(FS): $(LIB_OBJ) $(BUILD)/harness/main.o
+	$(call quiet,LD,$@)$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 # cupti_profiler_host.h includes <string>, a C++ header, although its API is
 # C. An empty `string` in metrics/compat, searched first for this one file,
 # lets gcc compile it as C.
 $(BUILD)/metrics/cupti.o: CFLAGS += -Imetrics/compat
 
-# Registers, shared memory and spills of every kernel, one line each.
+# The architectures the CUDA objects were built for, rewritten only when
+# ARCHS changes, so that a change rebuilds them.
+$(BUILD)/archs: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(GENCODE)' ] || echo '$(GENCODE)' > $@
+
 $(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE := -gencode=arch=compute_90a,code=sm_90a
 
-$(BUILD)/%.o: %.cu
+# ptxas's report (registers, shared memory and spills of every kernel) is
+# kept in NAME.o.ptxas and summed up one line a kernel with V=1; warnings are
+# always shown.
+$(BUILD)/%.o: %.cu $(BUILD)/archs
 	@mkdir -p $(dir $@)
-	@$(NVCC) $(NVCCFLAGS) $(GENCODE) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
+	$(call quiet,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(GENCODE) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
+	@grep -i warning $@.ptxas >&2 || true
+ifeq ($(V),1)
 	@awk -f scripts/ptxas_summary.awk $@.ptxas | c++filt -p | sed 's|^|$<: |'
+endif
 
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
 
 # GPU tests print their own closing line and need no cmocka on the GPU machine.
 $(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Installs what the tests need when it is missing and we may (root, apt).
 deps:
@@ -117,11 +153,16 @@ $(BUILD)/tests/test_readme: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
 # Where the toolkit keeps its own cuDNN, if it has one.
 $(BUILD)/tests/test_cudnn: CFLAGS += -DCUDA_LIBDIR='"$(CUDA_LIBDIR)"'
 
+test-build: $(FS) $(TESTS) $(GPU_TESTS)
+	@:
+
+# One closing line for all: the GPU tests that could not run count as skipped.
 test: deps
-	$(MAKE) --no-print-directory $(FS) $(TESTS) $(GPU_TESTS)
-	@bash scripts/run_tests.sh $(TESTS)
-	@if nvidia-smi -L >/dev/null 2>&1; then $(MAKE) --no-print-directory test-gpu; \
-	 else echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi
+	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) ARCHS='$(TEST_ARCHS)' test-build
+	+@if nvidia-smi -L >/dev/null 2>&1; then gpu='$(GPU_TESTS)' skip=0; else gpu= skip=$(words $(GPU_TESTS)); \
+	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
+	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(TEST_ARCHS)' SKIPPED=$$skip bash scripts/run_tests.sh \
+	   $(TESTS) tests/results_csv.py tests/install.sh $$gpu
 
 test-gpu: $(FS) $(GPU_TESTS)
 	@bash scripts/run_tests.sh $(GPU_TESTS)
@@ -141,6 +182,14 @@ crosscheck: $(FS)
 
 fuzz:
 	BUILD=$(BUILD) bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The data files flashstudy finds beside its executable (reports/rundata.c,
+# fsr_data): PREFIX/bin/flashstudy reads PREFIX/share/flashstudy/.
+DATA := reports/seed_figures.csv reports/peers.csv $(wildcard plots/*.gp)
+install: $(FS)
+	install -D -m 755 $(FS) '$(DESTDIR)$(PREFIX)/bin/flashstudy'
+	@for f in $(DATA); do install -D -m 644 $$f '$(DESTDIR)$(PREFIX)/share/flashstudy/'$$f || exit 1; done
+	@echo "flashstudy: installed $(DESTDIR)$(PREFIX)/bin/flashstudy and $(DESTDIR)$(PREFIX)/share/flashstudy/"
 
 clean:
 	rm -rf $(BUILD)

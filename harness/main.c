@@ -49,7 +49,8 @@ static int check_run(const char *dir)
     char path[4096], err[1024];
     fs_table t;
     if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "flashstudy: %s is not a run folder (no such folder)\n", dir);
+        fprintf(stderr, "flashstudy: %s is not a run folder (no such folder%s)\n", dir,
+                strchr(dir, '/') ? "" : ", nor a run id under results/");
         return -1;
     }
     snprintf(path, sizeof path, "%s/results.csv", dir);
@@ -61,14 +62,27 @@ static int check_run(const char *dir)
     return 0;
 }
 
-/* RUN, or the latest run folder under results/. */
+/* A run folder, or a bare run id: results/ID of the working folder. */
+static const char *run_dir(const char *arg, char *buf, size_t len)
+{
+    struct stat st;
+    if (!strchr(arg, '/') && (stat(arg, &st) || !S_ISDIR(st.st_mode)) &&
+        (size_t)snprintf(buf, len, "results/%s", arg) < len && !stat(buf, &st) && S_ISDIR(st.st_mode))
+        return buf;
+    return arg;
+}
+
+/* RUN, or the newest run folder under results/ (saying which). */
 static const char *run_arg(const fs_options *o, int i, char *buf, size_t len)
 {
     if (o->nargs > i)
-        return o->args[i];
-    const char *dir = fs_latest_run("results", buf, len);
+        return run_dir(o->args[i], buf, len);
+    char why[1024];
+    const char *dir = fs_latest_run("results", buf, len, why, sizeof why);
     if (!dir)
         fprintf(stderr, "flashstudy: no run folder under results/ (run `flashstudy run` first, or name one)\n");
+    else
+        printf("flashstudy: %s\n", why);
     return dir;
 }
 
@@ -92,10 +106,11 @@ static int cmd_report(const fs_options *o, int argc, char **argv)
 
 static int cmd_compare(const fs_options *o, int argc, char **argv)
 {
-    char err[1024];
-    if (check_run(o->args[0]) || check_run(o->args[1]))
+    char a[4096], b[4096], err[1024];
+    const char *run_a = run_arg(o, 0, a, sizeof a), *run_b = run_arg(o, 1, b, sizeof b);
+    if (check_run(run_a) || check_run(run_b))
         return 1;
-    return finish(fs_compare_write(o->args[0], o->args[1], o->out, err, sizeof err), err);
+    return finish(fs_compare_write(run_a, run_b, o->out, err, sizeof err), err);
 }
 
 static int cmd_plots(const fs_options *o, int argc, char **argv)

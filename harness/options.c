@@ -25,9 +25,9 @@ static const struct {
     [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
     [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
                       "the same over every combination of comma-separated sizes, into one run folder"},
-    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run (default: the latest)"},
+    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run: a folder or a run id under results/ (default: the newest by date)"},
     [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
-    [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run (default: the latest)"},
+    [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run: a folder or a run id under results/ (default: the newest by date)"},
 };
 
 int fs_command_find(const char *name)

@@ -190,50 +190,55 @@ static int read_record(csv *r, const char *path, char ***cells, int *n, char *er
     return -1;
 }
 
-/* What a table must open with: no byte order mark, and for a results file
- * (schema) the schema line of the version this build reads. */
-static int check_start(csv *r, const char *path, int schema, char *err, size_t errlen)
+/* No table may open with a byte order mark: name it, since a reader that
+ * skipped it would report a "not a results file" that hides the cause. */
+static int check_bom(const csv *r, const char *path, char *err, size_t errlen)
 {
-    static const char prefix[] = "# flashstudy results schema ";
     if (r->end - r->s >= 3 && !memcmp(r->s, "\xEF\xBB\xBF", 3))
         return fs_fail(err, errlen, "%s opens with a UTF-8 byte order mark (bytes EF BB BF, added by some "
                     "editors): save it without one", path);
-    if (!schema)
-        return 0;
-    const char *eol = r->s;
-    while (eol < r->end && *eol != '\n')
-        eol++;
-    size_t len = (size_t)(eol - r->s), plen = sizeof prefix - 1;
-    if (len > 0 && r->s[len - 1] == '\r')
-        len--;
-    if (len < plen || memcmp(r->s, prefix, plen))
-        return fs_fail(err, errlen, "%s does not open with a schema line (\"%s\"): it is not "
-                    "a flashstudy results file", path, FS_SCHEMA_LINE);
-    /* The version: digits only, up to the end of the line. */
-    long version = 0;
-    size_t i = plen;
-    for (; i < len && isdigit((unsigned char)r->s[i]) && version < 1000000; i++)
-        version = 10 * version + (r->s[i] - '0');
-    if (i == plen || i != len || version < 1)
-        return fs_fail(err, errlen, "%s line 1: \"%.*s\" is not a valid schema line (expected \"%s\")",
-                    path, (int)(len < 80 ? len : 80), r->s, FS_SCHEMA_LINE);
-    if (version != FS_SCHEMA_VERSION)
-        return fs_fail(err, errlen, "%s uses results schema %ld, %s than schema %d that this build reads; %s",
-                    path, version, version > FS_SCHEMA_VERSION ? "newer" : "older", FS_SCHEMA_VERSION,
-                    version > FS_SCHEMA_VERSION ? "use a newer flashstudy" : "run the study again with this build");
-    r->s = eol;
-    skip_eol(r);
     return 0;
+}
+
+/* A schema_version cell other than FS_SCHEMA_VERSION: says whether the file is
+ * newer than this build or simply wrong. */
+static int bad_version(const char *path, int line, const char *v, char *err, size_t errlen)
+{
+    char *end;
+    long version = strtol(v, &end, 10);
+    if (isdigit((unsigned char)*v) && !*end && version > FS_SCHEMA_VERSION)
+        return fs_fail(err, errlen, "%s uses results schema %ld, newer than schema %d that this build "
+                    "reads; use a newer flashstudy", path, version, FS_SCHEMA_VERSION);
+    return fs_fail(err, errlen, "%s line %d: schema_version is \"%.20s\", not %d", path, line, v,
+                FS_SCHEMA_VERSION);
+}
+
+/* Schema 2 and older opened with a comment line naming the version. */
+static int old_schema(const csv *r, const char *path, char *err, size_t errlen)
+{
+    static const char prefix[] = "# flashstudy results schema ";
+    size_t plen = sizeof prefix - 1, n = 0;
+    if ((size_t)(r->end - r->s) < plen || memcmp(r->s, prefix, plen))
+        return fs_fail(err, errlen, "%s opens with a comment line, not the header: it is not a "
+                    "flashstudy results file (schema %d)", path, FS_SCHEMA_VERSION);
+    while (plen + n < (size_t)(r->end - r->s) && n < 8 && isdigit((unsigned char)r->s[plen + n]))
+        n++;
+    return fs_fail(err, errlen, "%s: schema %.*s file: written by an older flashstudy; this one reads "
+                "schema %d, without the comment line and with the version in a first column "
+                "schema_version (convert it: python3 scripts/results_schema3.py %s)",
+                path, (int)n, r->s + plen, FS_SCHEMA_VERSION, path);
 }
 
 static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, size_t errlen)
 {
     if (r->s == r->end)
         return fs_fail(err, errlen, "%s is empty", path);
-    if (check_start(r, path, schema, err, errlen))
+    if (check_bom(r, path, err, errlen))
         return -1;
+    if (schema && *r->s == '#')
+        return old_schema(r, path, err, errlen);
     /* Comments and blank lines before the header. */
-    while (r->s < r->end && (*r->s == '#' || at_eol(r))) {
+    while (!schema && r->s < r->end && (*r->s == '#' || at_eol(r))) {
         while (r->s < r->end && *r->s != '\n')
             r->s++;
         skip_eol(r);
@@ -258,7 +263,16 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
                 return rc;
             }
     }
-    fs_table_init(t, n, (const char *const *)cells);
+    /* A results file's first column is its schema version, checked on every
+     * row and not kept: the table holds the data. */
+    if (schema && strcmp(cells[0], "schema_version")) {
+        int rc = fs_fail(err, errlen, "%s line %d: the first column is \"%.60s\", not schema_version: "
+                      "it is not a flashstudy results file", path, header_line, cells[0]);
+        free_cells(cells, n);
+        return rc;
+    }
+    int skip = schema != 0;
+    fs_table_init(t, n - skip, (const char *const *)cells + skip);
     free_cells(cells, n);
 
     while (r->s < r->end) {
@@ -269,12 +283,17 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
         int line = r->line;
         if (read_record(r, path, &cells, &n, err, errlen))
             return -1;
-        if (n != t->ncols) {
+        if (n != t->ncols + skip) {
             free_cells(cells, n);
             return fs_fail(err, errlen, "%s line %d: %d cell%s, but the header has %d columns",
-                        path, line, n, n == 1 ? "" : "s", t->ncols);
+                        path, line, n, n == 1 ? "" : "s", t->ncols + skip);
         }
-        fs_table_add(t, (const char *const *)cells);
+        if (skip && strcmp(cells[0], FS_SCHEMA_VERSION_TEXT)) {
+            int rc = bad_version(path, line, cells[0], err, errlen);
+            free_cells(cells, n);
+            return rc;
+        }
+        fs_table_add(t, (const char *const *)cells + skip);
         free_cells(cells, n);
     }
     return 0;
@@ -315,12 +334,15 @@ static void write_cell(FILE *f, const char *s, int first, int alone)
     fputc('"', f);
 }
 
-static void write_row(FILE *f, char *const *cells, int n)
+/* lead: a first cell before the row's own (the schema column), or NULL. */
+static void write_row(FILE *f, const char *lead, char *const *cells, int n)
 {
+    if (lead)
+        fprintf(f, "%s%s", lead, n ? "," : "");
     for (int c = 0; c < n; c++) {
         if (c)
             fputc(',', f);
-        write_cell(f, cells[c], c == 0, n == 1);
+        write_cell(f, cells[c], c == 0 && !lead, n == 1 && !lead);
     }
     fputc('\n', f);
 }
@@ -330,10 +352,8 @@ int fs_table_write(const char *path, int schema, const fs_table *t, char *err, s
     FILE *f = fs_out_open(path, err, errlen);
     if (!f)
         return -1;
-    if (schema)
-        fprintf(f, "%s\n", FS_SCHEMA_LINE);
-    write_row(f, t->header, t->ncols);
+    write_row(f, schema ? "schema_version" : NULL, t->header, t->ncols);
     for (int i = 0; i < t->nrows; i++)
-        write_row(f, t->cells + (size_t)i * t->ncols, t->ncols);
+        write_row(f, schema ? FS_SCHEMA_VERSION_TEXT : NULL, t->cells + (size_t)i * t->ncols, t->ncols);
     return fs_out_commit(f, err, errlen);
 }

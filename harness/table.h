@@ -1,15 +1,16 @@
 /* CSV tables: the results file, the device file, the seed's figures and the
- * peers are all this one shape. A table may open with comment lines ('#');
- * the first comment of a results file names its schema version. Writes go to
- * a temporary name and are renamed into place, so a reader never sees half a
- * file. */
+ * peers are all this one shape. A table may open with comment lines ('#'),
+ * except a results file: that is plain CSV that any reader takes with default
+ * options, its first column schema_version holding FS_SCHEMA_VERSION on every
+ * row. Writes go to a temporary name and are renamed into place, so a reader
+ * never sees half a file. */
 #ifndef FS_TABLE_H
 #define FS_TABLE_H
 
 #include <stddef.h>
 
-#define FS_SCHEMA_VERSION 2
-#define FS_SCHEMA_LINE "# flashstudy results schema 2"
+#define FS_SCHEMA_VERSION 3
+#define FS_SCHEMA_VERSION_TEXT "3"
 
 typedef struct {
     int ncols, nrows, cap;
@@ -27,11 +28,12 @@ const char *fs_table_get(const fs_table *t, int row, const char *col); /* NULL i
 double fs_table_num(const fs_table *t, int row, const char *col);
 
 /* Reads path, a regular file of FS_RESULTS_MAX_BYTES at most. `schema`
- * non-zero: the file must open with the schema line of the version this
- * build reads. Returns 0, or -1 with a sentence in err. */
+ * non-zero: a results file, whose first column must be schema_version with
+ * FS_SCHEMA_VERSION on every row; that column is checked and left out of t.
+ * Returns 0, or -1 with a sentence in err. */
 int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t errlen);
-/* Writes path with fs_out_open (path.tmp, then rename). schema: write the
- * schema line. */
+/* Writes path with fs_out_open (path.tmp, then rename). schema: with the
+ * schema_version column first. */
 int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen);
 
 #endif

@@ -17,12 +17,14 @@ min(a, b, c) = a < b ? (a < c ? a : c) : (b < c ? b : c)
 stats data using 3:4 nooutput
 pad = 0.02 * (max(STATS_max_x, STATS_max_y, 0) - min(STATS_min_x, STATS_min_y, 0))
 end(y) = y + (y < 0 ? -pad : pad)
-up(y) = y >= 0 ? end(y) : NaN
-down(y) = y < 0 ? end(y) : NaN
+# A label on the other side is empty rather than undefined, so that a run
+# whose steps all go one way draws no series without points (a warning).
+up(y) = y >= 0 ? sprintf('%+.1f%%', y) : ''
+down(y) = y < 0 ? sprintf('%+.1f%%', y) : ''
 set offsets graph 0.02, graph 0.02, graph 0.16, graph 0.16
 plot data using 3:xtic(2) lc rgb '#4477aa' title 'this run', \
      data using 4 lc rgb '#bbbbbb' title 'document 000: the Triton log, post 000 (its GPU, unnamed)', \
-     data using ($0 - 1.0 / 6):(up($3)):(sprintf('%+.1f%%', $3)) with labels rotate by 90 left notitle, \
-     data using ($0 - 1.0 / 6):(down($3)):(sprintf('%+.1f%%', $3)) with labels rotate by 90 right notitle, \
-     data using ($0 + 1.0 / 6):(up($4)):(sprintf('%+.1f%%', $4)) with labels rotate by 90 left notitle, \
-     data using ($0 + 1.0 / 6):(down($4)):(sprintf('%+.1f%%', $4)) with labels rotate by 90 right notitle
+     data using ($0 - 1.0 / 6):(end($3)):(up($3)) with labels rotate by 90 left notitle, \
+     data using ($0 - 1.0 / 6):(end($3)):(down($3)) with labels rotate by 90 right notitle, \
+     data using ($0 + 1.0 / 6):(end($4)):(up($4)) with labels rotate by 90 left notitle, \
+     data using ($0 + 1.0 / 6):(end($4)):(down($4)) with labels rotate by 90 right notitle

@@ -310,8 +310,8 @@ static int chart_seed(chart_ctx *c)
     if (n < 0)
         return 0;
     fs_table seed;
-    char e[512];
-    if (fs_table_read(FSR_SEED_FIGURES, 0, &seed, e, sizeof e)) {
+    char e[512], path[1200];
+    if (fs_table_read(fsr_data(FSR_SEED_FIGURES, path, sizeof path), 0, &seed, e, sizeof e)) {
         snprintf(c->skip, sizeof c->skip, "%s", e);
         return 0;
     }
@@ -493,11 +493,12 @@ static const struct {
 static int copy_template(const char *name, const char *dir, char *err, size_t errlen)
 {
     char src[1200], dst[1200], buf[8192];
-    snprintf(src, sizeof src, "plots/%s", name);
+    snprintf(dst, sizeof dst, "plots/%s", name);
+    fsr_data(dst, src, sizeof src);
     snprintf(dst, sizeof dst, "%s/%s", dir, name);
     FILE *in = fopen(src, "r");
     if (!in)
-        return fs_fail(err, errlen, "cannot open the chart template %s (run flashstudy from the repository root)", src);
+        return fs_fail(err, errlen, "cannot open the chart template %s (" FSR_DATA_HINT ")", src);
     FILE *out = fs_out_open(dst, err, errlen);
     if (!out) {
         fclose(in);
@@ -550,13 +551,13 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
 {
     fsr_run r;
     fs_table peers;
+    char dir[1024], path[1200], label[700];
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
-    if (fs_table_read(FSR_PEERS, 0, &peers, err, errlen)) {
+    if (fs_table_read(fsr_data(FSR_PEERS, path, sizeof path), 0, &peers, err, errlen)) {
         fsr_free(&r);
         return -1;
     }
-    char dir[1024], path[1200], label[700];
     snprintf(dir, sizeof dir, "%s", out_dir ? out_dir : "");
     if (!out_dir)
         snprintf(dir, sizeof dir, "plots/%s", r.id);

@@ -91,10 +91,11 @@ static double role_change(const fsr_run *r, int role, double before, double now)
 
 /* ---- the seed's figures and the peers ---- */
 
-static int load_side_table(const char *path, const char *const *cols, fs_table *t, char *err, size_t errlen)
+static int load_side_table(const char *rel, const char *const *cols, fs_table *t, char *err, size_t errlen)
 {
-    if (fs_table_read(path, 0, t, err, errlen))
-        return fs_fail(err + strlen(err), errlen - strlen(err), " (run flashstudy from the repository root)");
+    char path[1200];
+    if (fs_table_read(fsr_data(rel, path, sizeof path), 0, t, err, errlen))
+        return fs_fail(err + strlen(err), errlen - strlen(err), " (" FSR_DATA_HINT ")");
     for (; *cols; cols++)
         if (fs_table_col(t, *cols) < 0) {
             fs_table_free(t);
@@ -1000,11 +1001,14 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
     else
         snprintf(path, sizeof path, "reports/%s.md", r.id);
     int rc = -1;
-    FILE *f = fs_out_open(path, err, errlen);
+    /* The default folder is made where missing (a working folder of one's own). */
+    FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
     if (f) {
         write_report(f, &r, &seed, &peers);
         rc = fs_out_commit(f, err, errlen);
     }
+    if (!rc)
+        printf("flashstudy: wrote %s\n", path);
     fsr_free(&r);
     fs_table_free(&seed);
     fs_table_free(&peers);
@@ -1033,7 +1037,7 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
         snprintf(path, sizeof path, "%s", out_md);
     else
         snprintf(path, sizeof path, "reports/compare-%s-%s.md", a.id, b.id);
-    FILE *f = fs_out_open(path, err, errlen);
+    FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
     if (!f) {
         fsr_free(&a);
         fsr_free(&b);
@@ -1099,28 +1103,65 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
         }
     }
     int rc = fs_out_commit(f, err, errlen);
+    if (!rc)
+        printf("flashstudy: wrote %s\n", path);
     fsr_free(&a);
     fsr_free(&b);
     return rc;
 }
 
-const char *fs_latest_run(const char *results_dir, char *buf, size_t len)
+/* The date a run's device.csv records, "" when it has none. */
+static void run_date(const char *dir, char *date, size_t len)
+{
+    char path[1300], err[512];
+    fs_table t;
+    date[0] = '\0';
+    snprintf(path, sizeof path, "%s/device.csv", dir);
+    if (fs_table_read(path, 0, &t, err, sizeof err))
+        return;
+    for (int i = 0; i < t.nrows && fs_table_col(&t, "key") >= 0 && fs_table_col(&t, "value") >= 0; i++)
+        if (!strcmp(fs_table_get(&t, i, "key"), "date"))
+            snprintf(date, len, "%s", fs_table_get(&t, i, "value"));
+    fs_table_free(&t);
+}
+
+const char *fs_latest_run(const char *results_dir, char *buf, size_t len, char *why, size_t whylen)
 {
     DIR *d = opendir(results_dir);
     if (!d)
         return NULL;
-    char best[256] = "", path[1200];
+    char best[256] = "", best_date[64] = "", tie[256] = "", date[64], path[1200];
+    int ties = 0;
     struct dirent *e;
     struct stat st;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof best)
             continue;
         snprintf(path, sizeof path, "%s/%s/results.csv", results_dir, e->d_name);
-        if (!stat(path, &st) && S_ISREG(st.st_mode) && strcmp(e->d_name, best) > 0)
+        if (stat(path, &st) || !S_ISREG(st.st_mode))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", results_dir, e->d_name);
+        run_date(path, date, sizeof date);
+        /* ISO 8601 dates in UTC: text order is time order. Equal dates: the
+         * later name, said in why. */
+        int c = *best ? strcmp(date, best_date) : 1;
+        if (c == 0) {
+            ties++;
+            snprintf(tie, sizeof tie, "%s", strcmp(e->d_name, best) > 0 ? best : e->d_name);
+        }
+        if (c > 0 || (c == 0 && strcmp(e->d_name, best) > 0)) {
+            ties = c ? 0 : ties;
             snprintf(best, sizeof best, "%s", e->d_name);
+            snprintf(best_date, sizeof best_date, "%s", date);
+        }
     }
     closedir(d);
     if (!*best || (size_t)snprintf(buf, len, "%s/%s", results_dir, best) >= len)
         return NULL;
+    if (!ties)
+        snprintf(why, whylen, "the newest run by its recorded date (%s): %s", *best_date ? best_date : "none", buf);
+    else
+        snprintf(why, whylen, "%d other run%s (%s%s) recorded the same date as %s (%s); chose %s, the last by name",
+                 ties, ties == 1 ? "" : "s", tie, ties > 1 ? ", ..." : "", best, *best_date ? best_date : "none", buf);
     return buf;
 }

@@ -5,8 +5,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The newest run folder under results/ (run ids sort by time); NULL if none. */
-const char *fs_latest_run(const char *results_dir, char *buf, size_t len);
+/* The newest run folder under results_dir by the date its device.csv records
+ * (not by name: a sweep started first may be named after a later run); NULL
+ * if none. why: a sentence naming the run and its date, and the others of
+ * the same date when there are. */
+const char *fs_latest_run(const char *results_dir, char *buf, size_t len, char *why, size_t whylen);
 
 /* reports/<run-id>.md, or out_md when given. 0, or -1 with a sentence in err. */
 int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t errlen);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "metrics.h"
 #include "results.h"
 #include "fail.h"
@@ -616,7 +617,32 @@ const char *fsr_md(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* ---- output files ---- */
+/* ---- data and output files ---- */
+
+const char *fsr_data(const char *rel, char *buf, size_t len)
+{
+    char dir[1024];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    dir[n > 0 ? n : 0] = '\0';
+    struct stat st;
+    /* Two folders up at most: bin/ or build/, then build/tests/. */
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            break;
+        *slash = '\0';
+        if (!(slash = strrchr(dir, '/')))
+            break;
+        static const char *const where[] = {"%.*s/share/flashstudy/%s", "%.*s/%s"};
+        for (int w = 0; w < 2; w++) {
+            snprintf(buf, len, where[w], (int)(slash - dir), dir, rel);
+            if (!stat(buf, &st) && S_ISREG(st.st_mode))
+                return buf;
+        }
+    }
+    snprintf(buf, len, "%s", rel);
+    return buf;
+}
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)
 {

@@ -13,6 +13,14 @@
 
 #define FSR_SEED_FIGURES "reports/seed_figures.csv"
 #define FSR_PEERS "reports/peers.csv"
+#define FSR_DATA_HINT "flashstudy reads its data beside its executable: PREFIX/share/flashstudy/ " \
+                      "when installed, else the source tree that holds the build folder"
+
+/* The path of a data file of flashstudy (FSR_PEERS, "plots/time.gp"),
+ * wherever the working folder is: PREFIX/share/flashstudy/rel beside an
+ * installed PREFIX/bin/flashstudy, or rel in the source tree above the build
+ * folder (build/flashstudy, build/tests/NAME); rel itself when neither has it. */
+const char *fsr_data(const char *rel, char *buf, size_t len);
 
 enum {
     FSR_TIME, FSR_TFLOPS, FSR_ROOFLINE, FSR_FLOP_EXEC, FSR_DRAM, FSR_DRAM_READ, FSR_DRAM_WRITE,

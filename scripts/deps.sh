@@ -10,8 +10,9 @@ command -v c++filt >/dev/null 2>&1 || need+=(binutils)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "flashstudy: installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    { apt-get install -y -qq "${need[@]}" || { apt-get update -qq && apt-get install -y -qq "${need[@]}"; }; } >/dev/null \
-        || { echo "flashstudy: apt-get install ${need[*]} failed" >&2; exit 1; }
+    # apt's chatter (debconf's notes included) only when it fails.
+    log=$({ apt-get install -y -qq "${need[@]}" || { apt-get update -qq && apt-get install -y -qq "${need[@]}"; }; } 2>&1) \
+        || { printf '%s\n' "$log" >&2; echo "flashstudy: apt-get install ${need[*]} failed" >&2; exit 1; }
 else
     echo "flashstudy: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2
     [ -f /usr/include/cmocka.h ] || exit 1

@@ -207,8 +207,8 @@ static void link_to_repo(const char *name)
     assert_int_equal(symlink(from, to), 0);
 }
 
-#define HEADER "variant,slug,status,reason\n"
-#define ROW0 "00,naive,ok,,cold,2,1024,"
+#define HEADER "schema_version,variant,slug,status,reason\n"
+#define ROW0 "3,00,naive,step,ok,,cold,2,1024,"
 
 static int setup(void **state)
 {
@@ -218,29 +218,29 @@ static int setup(void **state)
     make_dir("taken");
     make_dir("runs");
     make_dir("runs/good");
-    write_file("runs/good/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,ok,\n");
+    write_file("runs/good/results.csv", HEADER "3,1,base,ok,\n");
     make_dir("runs/empty");
     write_file("runs/empty/results.csv", "");
     make_dir("runs/truncated");
-    write_file("runs/truncated/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,failed,\"validation");
+    write_file("runs/truncated/results.csv", HEADER "3,1,base,failed,\"validation");
     make_dir("runs/malformed");
-    write_file("runs/malformed/results.csv", FS_SCHEMA_LINE "\n" HEADER "1,base,ok\n");
+    write_file("runs/malformed/results.csv", HEADER "3,1,base,ok\n");
     make_dir("runs/newer");
-    write_file("runs/newer/results.csv", "# flashstudy results schema 99\n" HEADER "1,base,ok,\n");
+    write_file("runs/newer/results.csv", HEADER "99,1,base,ok,\n");
     make_dir("runs/noschema");
-    write_file("runs/noschema/results.csv", HEADER "1,base,ok,\n");
+    write_file("runs/noschema/results.csv", "variant,slug,status,reason\n1,base,ok,\n");
     link_to_repo("reports");
     link_to_repo("plots");
     make_run("runs/fixture", NULL, NULL);
     /* Hostile results files. */
-    make_run("runs/seq1e300", ROW0, "00,naive,ok,,cold,2,1e300,");
+    make_run("runs/seq1e300", ROW0, "3,00,naive,step,ok,,cold,2,1e300,");
     make_run("runs/time_nan", ",200,0.000182,", ",200,nan,");
     make_run("runs/time_inf", ",200,0.000182,", ",200,inf,");
     make_run("runs/time_negative", ",200,0.000182,", ",200,-1e-06,");
     make_run("runs/time_zero", ",200,0.000182,", ",200,0,");
-    make_run("runs/schema1", FS_SCHEMA_LINE, "# flashstudy results schema 1");
-    make_run("runs/bom", FS_SCHEMA_LINE, "\xEF\xBB\xBF" FS_SCHEMA_LINE);
-    make_run("runs/duplicate", "01,base,ok,,cold,2,1024,", "00,base,ok,,cold,2,1024,");
+    make_run("runs/schema1", "schema_version,", "# flashstudy results schema 1\nschema_version,");
+    make_run("runs/bom", "schema_version,", "\xEF\xBB\xBFschema_version,");
+    make_run("runs/duplicate", "3,01,base,step,ok,,cold,2,1024,", "3,00,base,step,ok,,cold,2,1024,");
     make_run("runs/fifo", NULL, NULL);
     char path[512];
     snprintf(path, sizeof path, "%s/runs/fifo/results.csv", work);
@@ -256,6 +256,8 @@ static int setup(void **state)
     for (int i = 0; i < 50000; i++)   /* under the 1 MiB cap */
         fprintf(f, "metric_%d\n", i);
     assert_int_equal(fclose(f), 0);
+    make_dir("runs/old");
+    write_file("runs/old/results.csv", "# flashstudy results schema 2\nvariant,slug,status,reason\n1,base,ok,\n");
     write_file("keep.md", "an earlier report\n");
     write_file("file", "not a folder\n");
     return 0;
@@ -305,14 +307,16 @@ static void bad_input(void **state)
         {{"frobnicate"}, "unknown command \"frobnicate\"", 2},
         {{"list", "--seq", "1"}, "unknown option --seq for `list`", 2},
         {{"report", "runs/missing"}, "runs/missing is not a run folder", 0},
+        {{"report", "nosuch"}, "nosuch is not a run folder (no such folder, nor a run id under results/)", 0},
         {{"report", "runs/empty", "--out", "keep.md"}, "runs/empty/results.csv is empty", 0},
         {{"report", "runs/truncated"}, "is not closed (is the file truncated?)", 0},
-        {{"report", "runs/malformed", "--out", "keep.md"}, "3 cells, but the header has 4 columns", 0},
+        {{"report", "runs/malformed", "--out", "keep.md"}, "4 cells, but the header has 5 columns", 0},
         {{"report", "runs/newer"}, "uses results schema 99, newer than", 0},
-        {{"report", "runs/noschema"}, "does not open with a schema line", 0},
+        {{"report", "runs/noschema"}, "the first column is \"variant\", not schema_version", 0},
+        {{"report", "runs/old"}, "schema 2 file: written by an older flashstudy", 0},
         {{"report"}, "no run folder under results/", 0},
         {{"plots", "runs/missing"}, "runs/missing is not a run folder", 0},
-        {{"plots", "runs/malformed"}, "but the header has 4 columns", 0},
+        {{"plots", "runs/malformed"}, "but the header has 5 columns", 0},
         {{"compare", "runs/good"}, "`compare` needs two run folders", 2},
         {{"compare", "runs/good", "runs/missing", "--out", "keep.md"}, "runs/missing is not a run folder", 0},
         {{"compare", "runs/newer", "runs/good"}, "newer than", 0},
@@ -325,7 +329,7 @@ static void bad_input(void **state)
         {{"report", "runs/time_zero", "--out", "keep.md"}, "time_median_s is \"0\"", 0},
         {{"report", "runs/fifo"}, "results.csv is a FIFO, not a regular file", 0},
         {{"compare", "runs/fifo", "runs/fixture"}, "is a FIFO", 0},
-        {{"report", "runs/schema1"}, "uses results schema 1, older than schema 2", 0},
+        {{"report", "runs/schema1"}, "schema 1 file: written by an older flashstudy", 0},
         {{"plots", "runs/bom"}, "opens with a UTF-8 byte order mark", 0},
         {{"report", "runs/duplicate"}, "rows 1 and 2 are both variant 00 at B=2 N=1024", 0},
         {{"compare", "runs/fixture", "runs/duplicate"}, "are both variant 00", 0},

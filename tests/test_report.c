@@ -435,7 +435,7 @@ static void bad_input(void **state)
     free(cut);
     /* A newer schema. */
     char *newer = strdup(good);
-    newer[strlen("# flashstudy results schema ")] = '9';
+    strchr(newer, '\n')[1] = '9';   /* the first row's schema_version */
     bad_run("newer", newer, "newer");
     free(newer);
     /* A fixed column missing: "status" renamed. */
@@ -451,7 +451,7 @@ static void bad_input(void **state)
     free(renamed);
     /* Header only. */
     char *header = strdup(good);
-    *(strchr(strchr(header, '\n') + 1, '\n') + 1) = '\0';
+    *(strchr(header, '\n') + 1) = '\0';
     bad_run("header_only", header, "no rows");
     free(header);
     free(good);
@@ -461,42 +461,29 @@ static void bad_input(void **state)
     assert_non_null(strstr(err, "no-such-run"));
 }
 
-/* The fixture in the layout with peers: `kind` after `slug`, `bm` and `bn`
- * for `tile`, and a peer row at every configuration, a copy of that
+/* The fixture with a peer row at every configuration: a copy of that
  * configuration's step 04 at twice the speed. */
 static void write_peer_run(const char *dir)
 {
     char err[512], path[1200];
     fs_table old, t;
     assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
-    const char **h = malloc(sizeof *h * (old.ncols + 2)), **row = malloc(sizeof *row * (old.ncols + 2));
-    int n = 0;
-    for (int c = 0; c < old.ncols; c++) {
-        if (!strcmp(old.header[c], "tile")) {
-            h[n++] = "bm";
-            h[n++] = "bn";
-            continue;
-        }
-        h[n++] = old.header[c];
-        if (!strcmp(old.header[c], "slug"))
-            h[n++] = "kind";
-    }
-    fs_table_init(&t, n, h);
+    const char **row = malloc(sizeof *row * old.ncols);
+    fs_table_init(&t, old.ncols, (const char *const *)old.header);
     for (int i = 0; i < old.nrows; i++)
         for (int peer = 0; peer < 2; peer++) {
             if (peer && strcmp(fs_table_get(&old, i, "variant"), "04"))
                 continue;
             char half[64];
             snprintf(half, sizeof half, "%.9g", fs_table_num(&old, i, "time_median_s") / 2);
-            for (int c = 0, k = 0; c < n; c++) {
-                const char *col = h[c];
-                row[c] = !strcmp(col, "kind")                                  ? (peer ? "peer" : "step")
-                         : !strcmp(col, "bm") || !strcmp(col, "bn")            ? fs_table_get(&old, i, "tile")
-                         : peer && (!strcmp(col, "variant") || !strcmp(col, "slug")) ? "cublas"
-                         : peer && !strcmp(col, "time_median_s")               ? half
-                         : peer && !strcmp(col, "registers")                   ? ""
-                                                                                : fs_table_get(&old, i, col);
-                k++;
+            for (int c = 0; c < old.ncols; c++) {
+                const char *col = old.header[c];
+                row[c] = !peer                                                   ? fs_table_get(&old, i, col)
+                         : !strcmp(col, "kind")                                  ? "peer"
+                         : !strcmp(col, "variant") || !strcmp(col, "slug")       ? "cublas"
+                         : !strcmp(col, "time_median_s")                         ? half
+                         : !strcmp(col, "registers")                             ? ""
+                                                                                  : fs_table_get(&old, i, col);
             }
             fs_table_add(&t, row);
         }
@@ -507,7 +494,6 @@ static void write_peer_run(const char *dir)
     assert_int_equal(system(path), 0);
     fs_table_free(&t);
     fs_table_free(&old);
-    free(h);
     free(row);
 }
 
@@ -549,24 +535,41 @@ static void peers_in_a_run(void **state)
     free(cmp);
 }
 
+/* A run folder with a results.csv, and a device.csv when date is given. */
+static void make_run(const char *root, const char *id, const char *date)
+{
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && touch '%s/%s/results.csv'", root, id, root, id);
+    assert_int_equal(system(cmd), 0);
+    if (date) {
+        snprintf(cmd, sizeof cmd, "printf 'key,value\\nname,H200\\ndate,%s\\n' > '%s/%s/device.csv'", date, root, id);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 static void latest_run(void **state)
 {
-    char root[600], cmd[4000], buf[700], want[700];
+    char root[600], cmd[2000], buf[700], want[700], why[1024];
     snprintf(root, sizeof root, "%s/results", tmp);
-    snprintf(cmd, sizeof cmd,
-             "rm -rf '%s' && mkdir -p '%s/20261129-100000' '%s/20261129-110000' '%s/20261129-120000' && "
-             "touch '%s/20261129-100000/results.csv' '%s/20261129-110000/results.csv'",
-             root, root, root, root, root, root);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/zz-no-results'", root, root);
     assert_int_equal(system(cmd), 0);
-    /* The newest folder that holds a results.csv. */
-    snprintf(want, sizeof want, "%s/20261129-110000", root);
-    assert_non_null(fs_latest_run(root, buf, sizeof buf));
+    /* The newest by recorded date, not by name; a run without a date last. */
+    make_run(root, "20261129-1030-h200", "2026-11-29T10:28:44Z");
+    make_run(root, "20261129-1030-h200-tiles", "2026-11-29T10:26:24Z");
+    make_run(root, "20261129-1031-nodate", NULL);
+    snprintf(want, sizeof want, "%s/20261129-1030-h200", root);
+    assert_non_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
     assert_string_equal(buf, want);
-    snprintf(cmd, sizeof cmd, "%s/20261129-120000", root);
-    assert_int_equal(rmdir(cmd), 0);
+    assert_non_null(strstr(why, "2026-11-29T10:28:44Z"));
+    assert_null(strstr(why, "same date"));
+    /* Equal dates: the last by name, and the message says so. */
+    make_run(root, "20261129-1029-h200", "2026-11-29T10:28:44Z");
+    assert_non_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
+    assert_string_equal(buf, want);
+    assert_non_null(strstr(why, "1 other run (20261129-1029-h200) recorded the same date"));
     snprintf(cmd, sizeof cmd, "rm -rf '%s'/*", root);
     assert_int_equal(system(cmd), 0);
-    assert_null(fs_latest_run(root, buf, sizeof buf));
+    assert_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
 }
 
 /* Any run checked in under results/: its report and charts too. */

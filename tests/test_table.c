@@ -124,12 +124,15 @@ static void test_comments_and_crlf(void **state)
     assert_string_equal(fs_table_get(&t, 0, "b"), "x\r\ny");
     assert_string_equal(fs_table_get(&t, 1, "b"), "4");
     fs_table_free(&t);
-    /* A schema file read without the schema check: its line is a comment. */
-    put_file(FS_SCHEMA_LINE "\n# note\na\n1\n");
+    /* A results file read without the schema check: schema_version is a
+     * column like any other. */
+    put_file("schema_version,a\r\n3,1\r\n");
     assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
-    assert_int_equal(t.nrows, 1);
+    assert_int_equal(t.ncols, 2);
     fs_table_free(&t);
     assert_int_equal(fs_table_read(path, 1, &t, err, sizeof err), 0);
+    assert_int_equal(t.ncols, 1);
+    assert_string_equal(t.header[0], "a");
     assert_string_equal(fs_table_get(&t, 0, "a"), "1");
     fs_table_free(&t);
 }
@@ -200,20 +203,41 @@ static void test_bad_header(void **state)
 static void test_schema(void **state)
 {
     put_file("a,b\n1,2\n");
-    assert_refused(1, "does not open with a schema line", FS_SCHEMA_LINE);
-    put_file("# flashstudy results schema 3\na\n1\n");
-    assert_refused(1, "schema 3", "schema 2");
-    put_file("# flashstudy results schema 1x\na\n1\n");
-    assert_refused(1, "not a valid schema line", NULL);
-    put_file("# flashstudy results schema 0\na\n1\n");
-    assert_refused(1, "not a valid schema line", NULL);
-    put_file("# flashstudy results schema 1\na\n1\n");
-    assert_refused(1, "uses results schema 1, older than schema 2", NULL);
+    assert_refused(1, "line 1: the first column is \"a\", not schema_version", NULL);
+    put_file("# flashstudy results schema 2\nvariant,slug\n1,base\n");
+    assert_refused(1, "schema 2 file: written by an older flashstudy", "scripts/results_schema3.py");
+    put_file("# a note\nschema_version,a\n3,1\n");
+    assert_refused(1, "opens with a comment line", NULL);
+    put_file("schema_version,a\n3,1\n4,2\n");
+    assert_refused(1, "uses results schema 4, newer than schema 3", NULL);
+    put_file("schema_version,a\n3,1\n2,2\n");
+    assert_refused(1, "line 3: schema_version is \"2\", not 3", NULL);
+    put_file("schema_version,a\n3,1\n,2\n");
+    assert_refused(1, "line 3: schema_version is \"\", not 3", NULL);
+    put_file("schema_version,a\n3,1\n3\n");
+    assert_refused(1, "line 3: 1 cell, but the header has 2 columns", NULL);
     /* A byte order mark is named, in any table. */
-    put_file("\xEF\xBB\xBF" FS_SCHEMA_LINE "\na\n1\n");
+    put_file("\xEF\xBB\xBFschema_version,a\n3,1\n");
     assert_refused(1, "UTF-8 byte order mark", NULL);
     put_file("\xEF\xBB\xBFkey,value\na,1\n");
     assert_refused(0, "UTF-8 byte order mark", NULL);
+}
+
+/* What a results file looks like on disk: no comment, the version first. */
+static void test_schema_written(void **state)
+{
+    const char *header[] = {"a", "b"}, *row[] = {"#1", ""};
+    fs_table t;
+    fs_table_init(&t, 2, header);
+    fs_table_add(&t, row);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    fs_table_free(&t);
+    char text[64] = "";
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    assert_string_equal(text, "schema_version,a,b\n3,#1,\n");
 }
 
 static void test_failed_writes_leave_no_tmp(void **state)
@@ -326,6 +350,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_rows, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_bad_header, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_schema, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_schema_written, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_failed_writes_leave_no_tmp, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_special_inputs, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_special_outputs, make_dir, remove_dir),

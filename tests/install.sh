@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `make install` into a temporary prefix, then the installed flashstudy in
+# another working folder: `report` and `plots` of a copy of the reference run
+# named by its bare id, the data files (reports/*.csv, plots/*.gp) found
+# beside the executable. Closes with "install: N passed, N failed".
+# Environment: MAKE, BUILD and ARCHS of the build under test.
+set -u
+root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
+trap 'rm -rf "$tmp"' EXIT
+run=20261129-1030-h200
+
+result() {  # result WHAT STATUS
+    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); echo "install: FAILED: $1" >&2; cat "$tmp/out" >&2; fi
+}
+check() {   # check WHAT COMMAND...: COMMAND must succeed; its output in $tmp/out
+    local what=$1; shift
+    "$@" >"$tmp/out" 2>&1
+    result "$what" $?
+}
+said() {    # said WHAT PATTERN: the last command's output has a line matching PATTERN
+    grep -q "$2" "$tmp/out"
+    result "$1" $?
+}
+
+check "make install PREFIX=$tmp/prefix" "${MAKE:-make}" --no-print-directory -C "$root" install \
+    PREFIX="$tmp/prefix" BUILD="${BUILD:-build}" ARCHS="${ARCHS:-90}"
+check "the installed layout" test -x "$tmp/prefix/bin/flashstudy" -a -f "$tmp/prefix/share/flashstudy/reports/peers.csv" \
+    -a -f "$tmp/prefix/share/flashstudy/reports/seed_figures.csv" -a -f "$tmp/prefix/share/flashstudy/plots/common.gp"
+mkdir -p "$tmp/work/results" && cp -r "$root/results/$run" "$tmp/work/results/"
+cd "$tmp/work" || exit 1
+check "report $run in another working folder" "$tmp/prefix/bin/flashstudy" report "$run"
+said "report says the path it wrote" "^flashstudy: wrote reports/$run.md$"
+check "the report has the peers and the seed's figures" grep -q "^## Peers" "reports/$run.md"
+check "plots $run --out charts finds the templates" "$tmp/prefix/bin/flashstudy" plots "$run" --out charts
+check "the charts' templates are there" test -f charts/common.gp -a -f charts/time.gp
+check "report with no run: the newest by date" "$tmp/prefix/bin/flashstudy" report
+said "it says which run" "newest run by its recorded date.*: results/$run$"
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
