@@ -321,7 +321,7 @@ static void bad_input(void **state)
         {{"compare", "runs/good", "runs/missing", "--out", "keep.md"}, "runs/missing is not a run folder", 0},
         {{"compare", "runs/newer", "runs/good"}, "newer than", 0},
         {{"report", "a", "b"}, "`report` takes no more arguments, not \"b\"", 2},
-        {{"report", "runs/seq1e300"}, "row 1: variant, batch, seq", 0},
+        {{"report", "runs/seq1e300"}, "row 1: batch, seq, heads_q", 0},
         {{"plots", "runs/seq1e300"}, "must be whole numbers", 0},
         {{"report", "runs/time_nan"}, "row 1: status ok, but time_median_s is \"nan\", not a positive time", 0},
         {{"compare", "runs/fixture", "runs/time_inf"}, "time_median_s is \"inf\"", 0},
@@ -616,11 +616,11 @@ static void large_input(void **state)
         fail_msg("report of 20000 rows: status %d, %s", r.status, r.err);
     result_free(&r);
     char *md = slurp(strcat(strcpy(path, work), "/big.md"));
-    assert_non_null(strstr(md, "| B=1667 N=1024 Hq=16 Hkv=8 D=128 causal tile 32, cold |"));
+    assert_non_null(strstr(md, "| B=1667 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold |"));
     free(md);
     unlink(path);
 
-    make_run("runs/seqmax", ROW0, "00,naive,ok,,cold,2,2147483647,");
+    make_run("runs/seqmax", ROW0, "3,00,naive,step,ok,,cold,2,2147483647,");
     run(&r, (const char *[]){"report", "runs/seqmax", "--out", "seqmax.md", NULL});
     if (r.status)
         fail_msg("report at N=2147483647: status %d, %s", r.status, r.err);
