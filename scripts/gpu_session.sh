@@ -4,11 +4,14 @@
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu run tiles sweep sanitize crosscheck
+#   steps: build test-gpu run tiles sweep hopper torch cudnn919 sanitize crosscheck
+# hopper: the steps beyond the log beside the cuDNN peer at the shapes their
+# targets name; torch and cudnn919 are cross-checks that need PyTorch
+# (PyTorch's own backends, and our cuDNN row on the cuDNN PyTorch carries).
 # Each step has a time limit and the next step runs whatever the last did.
 set -u
 out=${1:?usage: gpu_session.sh OUT [STEP...]}; shift
-steps=${*:-build test-gpu run tiles sweep sanitize crosscheck}
+steps=${*:-build test-gpu run tiles sweep hopper torch cudnn919 sanitize crosscheck}
 mkdir -p "$out/logs" results
 export ARCHS=${ARCHS:-90}
 fs=build/flashstudy
@@ -21,6 +24,10 @@ gpu=${gpu:-gpu}
 # The block-shape sweep: the steps whose plan reads BM x BN, from the
 # binary's registry (00 and the peers ignore the block shape).
 tiled() { "$fs" list --ids | grep -E '^[0-9]+$' | grep -vx 00 | paste -sd, ; }
+# The steps beyond the log (09 on) and the cuDNN peer, from the registry.
+hopper() { { "$fs" list --ids | grep -E '^[0-9]+$' | awk '$1 >= 8'; echo cudnn; } | paste -sd, ; }
+# The cuDNN that PyTorch carries, for a like-with-like comparison.
+torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
 step() { # name, limit in seconds, command...
     local name=$1 limit=$2; shift 2
@@ -39,6 +46,11 @@ for s in $steps; do
     run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
     sweep)      step sweep 300 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 1 --out "results/$stamp-$gpu-seq" ;;
+    hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper"
+                step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
+                step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64" ;;
+    torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
+    cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 260 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     crosscheck) step crosscheck 180 bash scripts/ncu_crosscheck.sh "$fs" "results/$stamp-ncu-crosscheck.md" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;

@@ -14,7 +14,8 @@
  *   shows the 168 of the kernel's entry; the consumers run with 240): at
  *   128 x 128, 12's wgmmas were serialised for want of registers (ptxas
  *   C7512) and here are not; time down at 128 x 128.
- * Preconditions: as 12 (sm_90a: setmaxnreg).
+ * Preconditions: as 12 (sm_90a: setmaxnreg). The default block shape
+ *   becomes 128 x 128, which the registers now allow (128 x 64 when asked).
  */
 #include <math.h>
 #include "hopper.cuh"
@@ -203,8 +204,9 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     if (!fs_contiguous(p))
         return "needs the contiguous [batch][heads][seq][head_dim] layout";
     const int d = p->head_dim == 128;
-    /* Big tiles are the step: 128 query rows whatever the log's tile asked. */
-    const int bn = p->bm == BM && p->bn == 128 ? 128 : 64;
+    /* 128 query rows whatever the log's tile asked; 128 keys per step unless
+     * 64 are asked. */
+    const int bn = p->bm == BM && p->bn == 64 ? 64 : 128;
     pl->kernel = kernels[bn == 128][d];
     pl->bm = BM;
     pl->bn = bn;

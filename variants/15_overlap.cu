@@ -235,8 +235,9 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     if (!fs_contiguous(p))
         return "needs the contiguous [batch][heads][seq][head_dim] layout";
     const int d = p->head_dim == 128;
-    /* Big tiles are the step: 128 query rows whatever the log's tile asked. */
-    const int bn = p->bm == BM && p->bn == 128 ? 128 : 64;
+    /* 128 query rows whatever the log's tile asked; 128 keys per step unless
+     * 64 are asked. */
+    const int bn = p->bm == BM && p->bn == 64 ? 64 : 128;
     pl->kernel = kernels[bn == 128][d];
     pl->bm = BM;
     pl->bn = bn;
