@@ -10,6 +10,9 @@
 #   make sanitize    compute-sanitizer over every variant (needs a GPU)
 #   make report      report of the latest run;   make plots   its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
+#   (make and make run also dump every variant's machine code once per build,
+#   build/variants/NN_slug.sass, when cuobjdump is on PATH: each run's
+#   sass.txt is cut from them)
 #   make readme      README.md's tables from the registry and REFERENCE_RUN
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
@@ -46,19 +49,23 @@ HOST_C := $(wildcard harness/*.c metrics/*.c reports/*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C))) \
            $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC))
+# One dump per variant object, made with it: a run copies what it needs from
+# these instead of running cuobjdump over the whole binary (about 10 s).
+CUOBJDUMP := $(shell command -v cuobjdump 2>/dev/null)
+SASS := $(if $(CUOBJDUMP),$(patsubst variants/%.cu,$(BUILD)/variants/%.sass,$(VARIANT_SRC)))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
 .PHONY: all deps run test test-host test-gpu test-reference report plots readme sanitize sass crosscheck fuzz clean
-all: $(FS)
+all: $(FS) $(SASS)
 
 comma := ,
 space := $(subst ,, )
 # What the build found, once (not again in recursive makes).
 ifeq ($(MAKELEVEL),0)
 $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') at $(CUDA_HOME),NOT FOUND (put the CUDA toolkit's bin on PATH)))
-$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))))
+$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))))
 endif
 
 $(FS): $(BUILD)/harness/main.o $(LIB_OBJ)
@@ -79,6 +86,9 @@ $(BUILD)/%.o: %.cu
 	@$(NVCC) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@awk -f scripts/ptxas_summary.awk $@.ptxas | c++filt -p | sed 's|^|$<: |'
 
+$(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
+	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
@@ -92,7 +102,7 @@ $(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ)
 deps:
 	@bash scripts/deps.sh
 
-run: $(FS)
+run: $(FS) $(SASS)
 	$(FS) run $(RUN_ARGS)
 	$(FS) report
 	$(MAKE) --no-print-directory plots

@@ -18,6 +18,7 @@
 #include "device.h"
 #include "metrics.h"
 #include "model.h"
+#include "report.h"
 #include "results.h"
 #include "table.h"
 #include "validate.h"
@@ -240,7 +241,8 @@ static void build_metrics(study *s)
         for (int j = 0; j < fs_metrics_default_count; j++)
             known |= !strcmp(o->metrics[i], fs_metrics_default[j].cupti);
         if (!known)
-            s->metrics[s->nmetrics++] = (fs_metric){o->metrics[i], o->metrics[i], "", "added with --metrics"};
+            s->metrics[s->nmetrics++] =
+                (fs_metric){.cupti = o->metrics[i], .column = o->metrics[i], .unit = "", .description = "added with --metrics"};
     }
     s->m_read = s->m_write = -1;
     for (int i = 0; i < s->nmetrics; i++) {
@@ -271,15 +273,7 @@ static int open_profiler(study *s)
             return 2;
         }
     }
-    const char **names = malloc((size_t)s->nmetrics * sizeof *names);
-    if (!names) {
-        fprintf(stderr, "flashstudy: out of memory\n");
-        exit(1);
-    }
-    for (int i = 0; i < s->nmetrics; i++)
-        names[i] = s->metrics[i].cupti;
-    s->prof = fs_profiler_open(names, s->nmetrics, why, sizeof why);
-    free(names);
+    s->prof = fs_profiler_open(s->metrics, s->nmetrics, why, sizeof why);
     if (!s->prof)
         snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: %s", why);
     return 0;
@@ -778,7 +772,7 @@ int fs_study(const fs_options *o, int argc, char **argv)
         add_note(&info, why);
     char sass[2200];
     snprintf(sass, sizeof sass, "%s/sass.txt", s.dir);
-    if (fs_write_sass(sass, why, sizeof why))
+    if (fs_sass_write(sass, NULL, o, s.dev.cc, why, sizeof why))
         add_note(&info, why);
     if (s.prof_note[0])
         add_note(&info, s.prof_note);
