@@ -41,7 +41,7 @@ typedef struct {
 int fs_clocks_read(const fs_device *d, fs_clocks *c, char *why, size_t whylen);
 
 /* ceilings.cu; errors are reported by CUDA_CHECK, which names the call.
- * Device-to-device copy of up to 1 GiB: bytes read plus written per second,
+ * Device-to-device copy of up to 256 MiB: bytes read plus written per second,
  * median of 10. Returns 0 or -1. */
 int fs_ceiling_copy(double *bytes_per_s);
 /* mma.sync.m16n8k16 fp16 -> fp32 issued by every warp of a full grid: FLOP/s,

@@ -736,15 +736,19 @@ int fs_study(const fs_options *o, int argc, char **argv)
     study s = {.o = o, .lost_after = -1};
     run_info info = {0};
     char why[512];
+    double mark; /* FLASHSTUDY_PROFILE_TRACE: the fixed costs before the first variant */
+    fs_trace(NULL, &mark);
 
     if (fs_device_open(&s.dev, why, sizeof why)) {
         fprintf(stderr, "flashstudy: no CUDA GPU found (%s): %s needs an NVIDIA GPU\n", why, fs_command_name(o->cmd));
         return 1;
     }
+    fs_trace("start: device open", &mark);
     build_metrics(&s);
     int rc = open_profiler(&s);
     if (rc)
         return rc;
+    fs_trace("start: profiler open", &mark);
 
     time_t started = time(NULL);
     struct tm utc;
@@ -765,6 +769,7 @@ int fs_study(const fs_options *o, int argc, char **argv)
     add_note(&info, "copy_bytes_per_s: device-to-device copy, bytes read plus written");
     if (prepare_device(&s))
         return 1;
+    fs_trace("start: ceilings, flush buffer, events", &mark);
     /* Read just after the ceilings kept the GPU busy, so that the start clock
      * is a working clock and not an idle one. */
     info.start_ok = !fs_clocks_read(&s.dev, &info.start, why, sizeof why);
@@ -774,6 +779,7 @@ int fs_study(const fs_options *o, int argc, char **argv)
     snprintf(sass, sizeof sass, "%s/sass.txt", s.dir);
     if (fs_sass_write(sass, NULL, o, s.dev.cc, why, sizeof why))
         add_note(&info, why);
+    fs_trace("start: clocks, sass.txt", &mark);
     if (s.prof_note[0])
         add_note(&info, s.prof_note);
     if (write_device_csv(&s, &info))
