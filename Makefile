@@ -135,7 +135,7 @@ sass: $(FS)
 	cuobjdump --dump-sass $(wildcard $(BUILD)/variants/$(V)_*.o) | c++filt
 
 crosscheck: $(FS)
-	bash scripts/ncu_crosscheck.sh $(FS)
+	bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs $(FS)
 
 fuzz:
 	BUILD=$(BUILD) bash scripts/fuzz.sh $(FUZZ_SECONDS)
