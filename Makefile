@@ -14,6 +14,9 @@
 #   make report      report of the latest run;   make plots   its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
 #   make step N=04   the step from 03 to 04 as a diff, header and kernel names aside
+#   (make and make run also dump every variant's machine code once per build,
+#   build/variants/NN_slug.sass, when cuobjdump is on PATH: each run's
+#   sass.txt is cut from them)
 #   make readme      README.md's tables from the registry and REFERENCE_RUN
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
@@ -69,12 +72,16 @@ HOST_CU := $(wildcard harness/*.cu)
 # CUDA objects first: the long nvcc jobs start at once and gcc's fill in.
 LIB_OBJ := $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC)) \
            $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C)))
+# One dump per variant object, made with it: a run copies what it needs from
+# these instead of running cuobjdump over the whole binary (about 10 s).
+CUOBJDUMP := $(shell command -v cuobjdump 2>/dev/null)
+SASS := $(if $(CUOBJDUMP),$(patsubst variants/%.cu,$(BUILD)/variants/%.sass,$(VARIANT_SRC)))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
 .PHONY: all deps run test test-build test-host test-gpu test-reference report plots readme sanitize sass step crosscheck fuzz install clean FORCE
-all: $(FS)
+all: $(FS) $(SASS)
 
 # One short line a file; V=1 prints the commands.
 ifeq ($(V),1)
@@ -88,7 +95,7 @@ space := $(subst ,, )
 # What the build found, once (not again in recursive makes).
 ifeq ($(MAKELEVEL),0)
 $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') at $(CUDA_HOME),NOT FOUND (put the CUDA toolkit's bin on PATH)))
-$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS)))))
+$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS)))))
 endif
 
 $(FS): $(LIB_OBJ) $(BUILD)/harness/main.o
@@ -122,6 +129,9 @@ ifeq ($(V),1)
 	@awk -f scripts/ptxas_summary.awk $@.ptxas | c++filt -p | sed 's|^|$<: |'
 endif
 
+$(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
+	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
@@ -135,7 +145,7 @@ $(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ)
 deps:
 	@bash scripts/deps.sh
 
-run: $(FS)
+run: $(FS) $(SASS)
 	$(FS) run $(RUN_ARGS)
 	$(FS) report
 	$(MAKE) --no-print-directory plots
@@ -178,7 +188,7 @@ step:
 	@bash scripts/step_diff.sh $(N)
 
 crosscheck: $(FS)
-	bash scripts/ncu_crosscheck.sh $(FS)
+	bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs $(FS)
 
 fuzz:
 	BUILD=$(BUILD) bash scripts/fuzz.sh $(FUZZ_SECONDS)

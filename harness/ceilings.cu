@@ -38,7 +38,9 @@ template <class F> static int median_ms(F enqueue, int reps, float *ms)
 
 extern "C" int fs_ceiling_copy(double *bytes_per_s)
 {
-    size_t free_bytes, total, bytes = (size_t)1 << 30;
+    /* 256 MiB, four times the L2, is DRAM-bound and takes about 0.1 ms a
+     * copy: larger buffers only cost allocation and set-up at every start. */
+    size_t free_bytes, total, bytes = (size_t)256 << 20;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total), -1);
     /* Two buffers, and half of free memory left to the variants' buffers. */
     while (bytes > ((size_t)16 << 20) && 4 * bytes > free_bytes)
@@ -57,7 +59,7 @@ extern "C" int fs_ceiling_copy(double *bytes_per_s)
 }
 
 #define FSCEIL_CHAINS 8     /* independent accumulators per warp: hides the mma latency */
-#define FSCEIL_ITERS 8192
+#define FSCEIL_ITERS 2048    /* about a millisecond a launch on the H200: far above launch overhead */
 #define FSCEIL_THREADS 256
 
 /* Every warp issues FSCEIL_CHAINS independent chains of mma.sync with its

@@ -1,22 +1,15 @@
-/* Device properties, NVML clocks, CUPTI's chip name and cuobjdump. */
+/* Device properties, NVML clocks and CUPTI's chip name. */
 #include "device.h"
 
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 #include <cupti_version.h>
 #include "check.h"
 #include "fail.h"
-
-extern char **environ;
 
 int fs_device_open(fs_device *d, char *why, size_t whylen)
 {
@@ -116,39 +109,4 @@ int fs_clocks_read(const fs_device *d, fs_clocks *c, char *why, size_t whylen)
     }
     dlclose(lib);
     return rc;
-}
-
-int fs_write_sass(const char *path, char *why, size_t whylen)
-{
-    char tmp[4096], exe[64];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    /* /proc/self/exe would name cuobjdump itself in the child. */
-    snprintf(exe, sizeof exe, "/proc/%ld/exe", (long)getpid());
-    char *argv[] = {"cuobjdump", "--dump-sass", exe, NULL};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int e = posix_spawnp(&pid, "cuobjdump", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e) {
-        unlink(tmp);
-        if (e == ENOENT)
-            return fs_fail(why, whylen, "cuobjdump is not on PATH: no sass.txt (put the CUDA toolkit's bin on PATH "
-                        "for the machine code)");
-        return fs_fail(why, whylen, "cannot run cuobjdump: %s", strerror(e));
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-        unlink(tmp);
-        return fs_fail(why, whylen, "cuobjdump --dump-sass failed: no sass.txt");
-    }
-    if (rename(tmp, path)) {
-        int saved = errno;
-        unlink(tmp);
-        return fs_fail(why, whylen, "cannot write %s: %s", path, strerror(saved));
-    }
-    return 0;
 }

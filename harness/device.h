@@ -1,6 +1,6 @@
 /* The GPU a run measures: its properties, its clocks (NVML), its chip name
- * (CUPTI), its machine code (cuobjdump), and the ceilings measured on it
- * (ceilings.cu): copy bandwidth and mma.sync throughput. */
+ * (CUPTI), and the ceilings measured on it (ceilings.cu): copy bandwidth and
+ * mma.sync throughput. */
 #ifndef FS_DEVICE_H
 #define FS_DEVICE_H
 
@@ -40,12 +40,8 @@ typedef struct {
 } fs_clocks;
 int fs_clocks_read(const fs_device *d, fs_clocks *c, char *why, size_t whylen);
 
-/* `cuobjdump --dump-sass` of this executable to path (path.tmp, renamed when
- * complete). Returns 0, or -1 with why (no cuobjdump on PATH, it failed). */
-int fs_write_sass(const char *path, char *why, size_t whylen);
-
 /* ceilings.cu; errors are reported by CUDA_CHECK, which names the call.
- * Device-to-device copy of up to 1 GiB: bytes read plus written per second,
+ * Device-to-device copy of up to 256 MiB: bytes read plus written per second,
  * median of 10. Returns 0 or -1. */
 int fs_ceiling_copy(double *bytes_per_s);
 /* mma.sync.m16n8k16 fp16 -> fp32 issued by every warp of a full grid: FLOP/s,

@@ -18,6 +18,7 @@
 #include "device.h"
 #include "metrics.h"
 #include "model.h"
+#include "report.h"
 #include "results.h"
 #include "shape.h"
 #include "table.h"
@@ -243,7 +244,8 @@ static void build_metrics(study *s)
         for (int j = 0; j < fs_metrics_default_count; j++)
             known |= !strcmp(o->metrics[i], fs_metrics_default[j].cupti);
         if (!known)
-            s->metrics[s->nmetrics++] = (fs_metric){o->metrics[i], o->metrics[i], "", "added with --metrics"};
+            s->metrics[s->nmetrics++] =
+                (fs_metric){.cupti = o->metrics[i], .column = o->metrics[i], .unit = "", .description = "added with --metrics"};
     }
     s->m_read = s->m_write = -1;
     for (int i = 0; i < s->nmetrics; i++) {
@@ -274,15 +276,7 @@ static int open_profiler(study *s)
             return 2;
         }
     }
-    const char **names = malloc((size_t)s->nmetrics * sizeof *names);
-    if (!names) {
-        fprintf(stderr, "flashstudy: out of memory\n");
-        exit(1);
-    }
-    for (int i = 0; i < s->nmetrics; i++)
-        names[i] = s->metrics[i].cupti;
-    s->prof = fs_profiler_open(names, s->nmetrics, why, sizeof why);
-    free(names);
+    s->prof = fs_profiler_open(s->metrics, s->nmetrics, why, sizeof why);
     if (!s->prof)
         snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: %s", why);
     return 0;
@@ -791,16 +785,20 @@ int fs_study(const fs_options *o, int argc, char **argv)
     study s = {.o = o};
     run_info info = {0};
     char why[512];
+    double mark; /* FLASHSTUDY_PROFILE_TRACE: the fixed costs before the first variant */
+    fs_trace(NULL, &mark);
 
     if (fs_device_open(&s.dev, why, sizeof why)) {
         fprintf(stderr, "flashstudy: %s: flashstudy %s needs an NVIDIA GPU and its driver\n", why,
                 fs_command_name(o->cmd));
         return 1;
     }
+    fs_trace("start: device open", &mark);
     build_metrics(&s);
     int rc = open_profiler(&s);
     if (rc)
         return rc;
+    fs_trace("start: profiler open", &mark);
 
     time_t started = time(NULL);
     struct tm utc;
@@ -821,6 +819,7 @@ int fs_study(const fs_options *o, int argc, char **argv)
     add_note(&info, "copy_bytes_per_s: device-to-device copy, bytes read plus written");
     if (prepare_device(&s))
         return 1;
+    fs_trace("start: ceilings, flush buffer, events", &mark);
     /* Read just after the ceilings kept the GPU busy, so that the start clock
      * is a working clock and not an idle one. */
     info.start_ok = !fs_clocks_read(&s.dev, &info.start, why, sizeof why);
@@ -828,8 +827,9 @@ int fs_study(const fs_options *o, int argc, char **argv)
         add_note(&info, why);
     char sass[2200];
     snprintf(sass, sizeof sass, "%s/sass.txt", s.dir);
-    if (fs_write_sass(sass, why, sizeof why))
+    if (fs_sass_write(sass, NULL, o, s.dev.cc, why, sizeof why))
         add_note(&info, why);
+    fs_trace("start: clocks, sass.txt", &mark);
     if (s.prof_note[0])
         add_note(&info, s.prof_note);
     if (write_device_csv(&s, &info))

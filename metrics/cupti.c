@@ -23,8 +23,11 @@
 #define NEAREST 3 /* suggestions for an unknown metric */
 
 struct fs_profiler {
-    int count, passes, initialized;
-    const char **names;                 /* owned copies */
+    const fs_metric *rows;              /* the caller's table */
+    int nrows, count, passes, initialized;
+    int *slot;                          /* row -> index into names, or -1 when computed */
+    const char **names;                 /* the collected rows' names, owned copies */
+    double *collected;                  /* their values, in names' order */
     CUcontext ctx;
     uint8_t *availability, *config, *counter_data;
     size_t config_size, counter_data_size;
@@ -221,13 +224,20 @@ int fs_metrics_check(const char *chip, const char *const *metrics, int count, ch
 
 /* Everything fs_profiler_open does after the test hook; on failure the
  * caller tears down whatever was set up. */
-static int open_steps(fs_profiler *p, const char *const *metrics, char *why, size_t len)
+static int open_steps(fs_profiler *p, char *why, size_t len)
 {
-    for (int i = 0; i < p->count; i++)
-        if (!(p->names[i] = strdup(metrics[i])))
+    double mark;
+    fs_trace(NULL, &mark);
+    for (int i = 0; i < p->nrows; i++) {
+        p->slot[i] = p->rows[i].from[0] ? -1 : p->count;
+        if (!p->rows[i].from[0] && !(p->names[p->count++] = strdup(p->rows[i].cupti)))
             return fs_fail(why, len, "out of memory copying metric names");
+    }
+    if (p->count < 1)
+        return fs_fail(why, len, "no metrics to profile");
     if (current_context(&p->ctx, why, len) != 0)
         return -1;
+    fs_trace("profiler open: CUDA context", &mark);
     int device;
     cudaError_t e = cudaGetDevice(&device);
     if (e != cudaSuccess)
@@ -250,6 +260,7 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
         return fs_fail(why, len, "out of memory for the counter availability image");
     avail.pCounterAvailabilityImage = p->availability;
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
+    fs_trace("profiler open: initialize, chip, counter availability", &mark);
 
     if (host_open(chip.pChipName, p->availability, &p->host, why, len) != 0 ||
         check_names(p->host, chip.pChipName, p->names, p->count, why, len) != 0)
@@ -275,6 +286,7 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
                                                         .pConfigImage = p->config};
     CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes), why, len);
     p->passes = (int)passes.numOfPasses;
+    fs_trace("profiler open: host object, names checked, configuration image", &mark);
 
     CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = p->ctx};
     CUPTI_CHECK(cuptiRangeProfilerEnable(&enable), why, len);
@@ -291,10 +303,11 @@ static int open_steps(fs_profiler *p, const char *const *metrics, char *why, siz
     p->counter_data_size = data.counterDataSize;
     if (!(p->counter_data = malloc(p->counter_data_size)))
         return fs_fail(why, len, "out of memory for the CUPTI counter data image");
+    fs_trace("profiler open: range profiler enabled", &mark);
     return 0;
 }
 
-fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, size_t whylen)
+fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, char *why, size_t whylen)
 {
     const char *forced = getenv("FLASHSTUDY_PROFILER_FAIL");
     if (forced) {
@@ -306,14 +319,19 @@ fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, 
         return NULL;
     }
     fs_profiler *p = calloc(1, sizeof *p);
-    if (p && (p->names = calloc((size_t)count, sizeof *p->names)))
-        p->count = count;
-    if (!p || !p->names) {
+    if (p) {
+        p->rows = metrics;
+        p->nrows = count;
+        p->names = calloc((size_t)count, sizeof *p->names);
+        p->slot = calloc((size_t)count, sizeof *p->slot);
+        p->collected = calloc((size_t)count, sizeof *p->collected);
+    }
+    if (!p || !p->names || !p->slot || !p->collected) {
         fs_fail(why, whylen, "out of memory opening the profiler");
         fs_profiler_close(p);
         return NULL;
     }
-    if (open_steps(p, metrics, why, whylen) != 0) {
+    if (open_steps(p, why, whylen) != 0) {
         fs_profiler_close(p);
         return NULL;
     }
@@ -336,17 +354,38 @@ static int ranged_run(fs_profiler *p, int (*run)(void *), void *ctx, int pass, c
     return rc == 0 ? 0 : fs_fail(why, len, "the profiled call failed in replay pass %d", pass + 1);
 }
 
-/* One replay pass. Stop runs whatever happened after Start, so that a failed
- * pass leaves the profiler ready for the next measurement. */
-static int one_pass(fs_profiler *p, int (*run)(void *), void *ctx, int pass, int *submitted, char *why, size_t len)
+/* One replay pass. prepare() runs to completion first, so that no flush
+ * traffic reaches the range and every pass starts from the same L2 state:
+ * the hit and miss counts come from different passes. Stop runs whatever
+ * happened after Start, so that a failed pass leaves the profiler ready for
+ * the next measurement. */
+static int one_pass(fs_profiler *p, int (*run)(void *), void (*prepare)(void *), void *ctx, int pass, int *submitted,
+                    char *why, size_t len)
 {
+    double mark;
+    char what[64];
+    fs_trace(NULL, &mark);
+    if (prepare) {
+        prepare(ctx);
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess)
+            return fs_fail(why, len, "the L2 flush before replay pass %d failed: %s", pass + 1, cudaGetErrorString(e));
+        snprintf(what, sizeof what, "  pass %d: prepare (L2 flush, synchronised)", pass + 1);
+        fs_trace(what, &mark);
+    }
     CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                               .pRangeProfilerObject = p->range};
     CUPTI_CHECK(cuptiRangeProfilerStart(&start), why, len);
+    snprintf(what, sizeof what, "  pass %d: cuptiRangeProfilerStart", pass + 1);
+    fs_trace(what, &mark);
     int rc = ranged_run(p, run, ctx, pass, why, len);
+    snprintf(what, sizeof what, "  pass %d: push range, launch, pop range", pass + 1);
+    fs_trace(what, &mark);
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                             .pRangeProfilerObject = p->range};
     CUptiResult r = cuptiRangeProfilerStop(&stop);
+    snprintf(what, sizeof what, "  pass %d: cuptiRangeProfilerStop", pass + 1);
+    fs_trace(what, &mark);
     if (rc != 0)
         return -1;
     if (r != CUPTI_SUCCESS)
@@ -358,6 +397,9 @@ static int one_pass(fs_profiler *p, int (*run)(void *), void *ctx, int pass, int
 int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
                         double *values, char *why, size_t whylen)
 {
+    double mark, begin;
+    fs_trace(NULL, &mark);
+    begin = mark;
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params reset = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
         .pRangeProfilerObject = p->range,
@@ -378,24 +420,26 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
                                                    .passIndex = 0,
                                                    .targetNestingLevel = 1};
     CUPTI_CHECK(cuptiRangeProfilerSetConfig(&config), why, whylen);
+    fs_trace("measure: counter data image reset, cuptiRangeProfilerSetConfig", &mark);
 
     int submitted = 0;
     for (int pass = 0; !submitted; pass++) {
         /* CUPTI said how many passes it needs; more means something is off. */
         if (pass > 2 * p->passes)
             return fs_fail(why, whylen, "CUPTI still wants passes after %d (it announced %d)", pass, p->passes);
-        if (prepare)
-            prepare(ctx);
-        if (one_pass(p, run, ctx, pass, &submitted, why, whylen) != 0)
+        if (one_pass(p, run, prepare, ctx, pass, &submitted, why, whylen) != 0)
             return -1;
     }
+    fs_trace(NULL, &mark);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess)
         return fs_fail(why, whylen, "a profiled kernel failed: %s", cudaGetErrorString(e));
+    fs_trace("measure: cudaDeviceSynchronize after the passes", &mark);
 
     CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
                                                     .pRangeProfilerObject = p->range};
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode), why, whylen);
+    fs_trace("measure: cuptiRangeProfilerDecodeData", &mark);
     if (decode.numOfRangeDropped)
         return fs_fail(why, whylen, "CUPTI dropped %zu range(s) while decoding", decode.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
@@ -414,8 +458,13 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
         .rangeIndex = 0,
         .ppMetricNames = p->names,
         .numMetrics = (size_t)p->count,
-        .pMetricValues = values};
+        .pMetricValues = p->collected};
     CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval), why, whylen);
+    for (int i = 0; i < p->nrows; i++)
+        values[i] = p->slot[i] >= 0 ? p->collected[p->slot[i]] : 0;
+    fs_metrics_derive(p->rows, p->nrows, values);
+    fs_trace("measure: counter data info, evaluate", &mark);
+    fs_trace("measure: total", &begin);
     return 0;
 }
 
@@ -437,6 +486,8 @@ void fs_profiler_close(fs_profiler *p)
     for (int i = 0; i < p->count; i++)
         free((void *)p->names[i]);
     free(p->names);
+    free(p->slot);
+    free(p->collected);
     free(p->availability);
     free(p->config);
     free(p->counter_data);

@@ -2,51 +2,130 @@
  * that every tool and test can read the table on any machine. */
 #include "metrics.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* GH100 names, each checked with CUPTI's host API (tests/test_metrics.c does
  * it again on every build). A column ends in its unit, so the CSV header says
- * what a number is; values are CUPTI's, unscaled. */
+ * what a number is; values are CUPTI's, unscaled. ROW is a row that CUPTI
+ * collects. */
+#define ROW(cupti, column, unit, description) {cupti, column, unit, description, {NULL, NULL}}
 const fs_metric fs_metrics_default[] = {
-    {"dram__bytes_read.sum", "dram_read_bytes", "bytes", "bytes read from device memory"},
-    {"dram__bytes_write.sum", "dram_write_bytes", "bytes", "bytes written to device memory"},
+    ROW("dram__bytes_read.sum", "dram_read_bytes", "bytes", "bytes read from device memory"),
+    ROW("dram__bytes_write.sum", "dram_write_bytes", "bytes", "bytes written to device memory"),
+    /* GH100 counts an L2 slice's hits and its misses (or its lookups) in
+     * different replay passes (CUPTI's host API says 2 passes for any such
+     * pair, and for lts__t_sector_hit_rate itself): a ratio of hits over
+     * lookups from two passes can exceed 100. Hits over hits plus misses
+     * cannot, whatever the passes disagree on. */
+    ROW("lts__t_sectors_lookup_hit.sum", "l2_hit_sectors", "sectors", "32-byte L2 sector lookups that hit"),
+    ROW("lts__t_sectors_lookup_miss.sum", "l2_miss_sectors", "sectors", "32-byte L2 sector lookups that missed"),
     {"lts__t_sector_hit_rate.pct", "l2_hit_rate_pct", "pct",
-     "L2 sector lookups that hit; can leave [0, 100] for tiny kernels, whose replay passes disagree"},
+     "L2 sector lookups that hit: 100 l2_hit_sectors / (l2_hit_sectors + l2_miss_sectors)",
+     {"lts__t_sectors_lookup_hit.sum", "lts__t_sectors_lookup_miss.sum"}},
     /* CUPTI has no byte-valued form of these two: a sector is 32 bytes. */
-    {"lts__t_sectors_srcunit_tex_op_read.sum", "l2_read_sectors", "sectors",
-     "32-byte L2 sectors read by the SMs (global loads)"},
-    {"lts__t_sectors_srcunit_tex_op_write.sum", "l2_write_sectors", "sectors",
-     "32-byte L2 sectors written by the SMs (global stores)"},
-    {"smsp__inst_executed.sum", "warp_inst", "inst", "warp instructions executed"},
-    {"smsp__sass_thread_inst_executed.sum", "thread_inst", "inst",
-     "thread instructions executed (a warp instruction counts once per active thread)"},
-    {"smsp__sass_inst_executed_op_branch.sum", "branch_inst", "inst", "warp-level branch instructions executed"},
-    {"smsp__sass_average_branch_targets_threads_uniform.pct", "branch_uniform_pct", "pct",
-     "branch efficiency: branches where every active thread took the same target"},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy_pct", "pct",
-     "achieved occupancy: resident warps over the SM's maximum, averaged over active cycles"},
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem_ld_wavefronts", "wavefronts",
-     "shared-memory load wavefronts (one per bank-conflict-free pass of a load)"},
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smem_st_wavefronts", "wavefronts",
-     "shared-memory store wavefronts"},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smem_ld_bank_conflicts", "conflicts",
-     "extra wavefronts that bank conflicts added to shared-memory loads"},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smem_st_bank_conflicts", "conflicts",
-     "extra wavefronts that bank conflicts added to shared-memory stores"},
-    {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "tensor_active_pct", "pct",
-     "cycles the tensor pipe was busy with HMMA or warpgroup MMA, over active cycles"},
-    {"sm__ops_path_tensor_src_fp16.sum", "tensor_fp16_ops", "ops",
-     "tensor-core math ops with fp16 sources (compare with flop_executed: one op per FLOP or per FMA)"},
-    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "ffma_inst", "inst",
-     "fp32 FMA thread instructions, predicated on; CUDA-core FLOPs = 2 ffma + fadd + fmul"},
-    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "fadd_inst", "inst",
-     "fp32 add thread instructions, predicated on"},
-    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "fmul_inst", "inst",
-     "fp32 multiply thread instructions, predicated on"},
+    ROW("lts__t_sectors_srcunit_tex_op_read.sum", "l2_read_sectors", "sectors",
+     "32-byte L2 sectors read by the SMs (global loads)"),
+    ROW("lts__t_sectors_srcunit_tex_op_write.sum", "l2_write_sectors", "sectors",
+     "32-byte L2 sectors written by the SMs (global stores)"),
+    ROW("smsp__inst_executed.sum", "warp_inst", "inst", "warp instructions executed"),
+    ROW("smsp__sass_thread_inst_executed.sum", "thread_inst", "inst",
+     "thread instructions executed (a warp instruction counts once per active thread)"),
+    ROW("smsp__sass_inst_executed_op_branch.sum", "branch_inst", "inst", "warp-level branch instructions executed"),
+    ROW("smsp__sass_average_branch_targets_threads_uniform.pct", "branch_uniform_pct", "pct",
+     "branch efficiency: branches where every active thread took the same target"),
+    ROW("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy_pct", "pct",
+     "achieved occupancy: resident warps over the SM's maximum, averaged over active cycles"),
+    ROW("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem_ld_wavefronts", "wavefronts",
+     "shared-memory load wavefronts (one per bank-conflict-free pass of a load)"),
+    ROW("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smem_st_wavefronts", "wavefronts",
+     "shared-memory store wavefronts"),
+    ROW("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smem_ld_bank_conflicts", "conflicts",
+     "extra wavefronts that bank conflicts added to shared-memory loads"),
+    ROW("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smem_st_bank_conflicts", "conflicts",
+     "extra wavefronts that bank conflicts added to shared-memory stores"),
+    ROW("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "tensor_active_pct", "pct",
+     "cycles the tensor pipe was busy with HMMA or warpgroup MMA, over active cycles"),
+    ROW("sm__ops_path_tensor_src_fp16.sum", "tensor_fp16_ops", "ops",
+     "tensor-core math ops with fp16 sources (compare with flop_executed: one op per FLOP or per FMA)"),
+    ROW("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "ffma_inst", "inst",
+     "fp32 FMA thread instructions, predicated on; CUDA-core FLOPs = 2 ffma + fadd + fmul"),
+    ROW("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "fadd_inst", "inst",
+     "fp32 add thread instructions, predicated on"),
+    ROW("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "fmul_inst", "inst",
+     "fp32 multiply thread instructions, predicated on"),
+    /* Why a step moved. One column per stall reason: warp-cycles summed over
+     * every warp of the launch (a warp stalled for one cycle adds one), so a
+     * step's change in time splits into changes per reason. GH100 counts
+     * three reasons a pass, so nine cost three passes; these nine are the
+     * ones the variants' code can move: global loads (long scoreboard, LSU
+     * queue), shared memory and MUFU (short scoreboard, MIO queue), the
+     * block barrier around each tile, the tensor and FMA pipes (math pipe
+     * throttle), fixed-latency arithmetic (wait), instruction fetch of the
+     * unrolled loops (no instruction), and warps that were ready but not
+     * picked (not selected: latency already hidden). Left out: selected (one
+     * cycle per issued instruction), and reasons these kernels cannot cause
+     * (texture, constant-cache misses, membar, sleeping, warpgroup MMA). */
+    ROW("smsp__warps_issue_stalled_long_scoreboard.sum", "stall_long_scoreboard_warp_cycles", "warp_cycles",
+     "warp-cycles waiting for a global or local memory result (L1TEX scoreboard)"),
+    ROW("smsp__warps_issue_stalled_lg_throttle.sum", "stall_lg_throttle_warp_cycles", "warp_cycles",
+     "warp-cycles waiting for a free entry in the LSU (global/local memory) instruction queue"),
+    ROW("smsp__warps_issue_stalled_short_scoreboard.sum", "stall_short_scoreboard_warp_cycles", "warp_cycles",
+     "warp-cycles waiting for a shared-memory, ldmatrix or MUFU (exp2) result"),
+    ROW("smsp__warps_issue_stalled_mio_throttle.sum", "stall_mio_throttle_warp_cycles", "warp_cycles",
+     "warp-cycles waiting for a free entry in the MIO (shared memory, MUFU) instruction queue"),
+    ROW("smsp__warps_issue_stalled_barrier.sum", "stall_barrier_warp_cycles", "warp_cycles",
+     "warp-cycles waiting at a block barrier (__syncthreads) for sibling warps"),
+    ROW("smsp__warps_issue_stalled_math_pipe_throttle.sum", "stall_math_pipe_throttle_warp_cycles", "warp_cycles",
+     "warp-cycles waiting for a busy execution pipe (tensor cores, FMA)"),
+    ROW("smsp__warps_issue_stalled_wait.sum", "stall_wait_warp_cycles", "warp_cycles",
+     "warp-cycles waiting on a fixed-latency dependency (integer and fp32 arithmetic)"),
+    ROW("smsp__warps_issue_stalled_no_instruction.sum", "stall_no_instruction_warp_cycles", "warp_cycles",
+     "warp-cycles waiting for an instruction fetch or after an instruction-cache miss"),
+    ROW("smsp__warps_issue_stalled_not_selected.sum", "stall_not_selected_warp_cycles", "warp_cycles",
+     "warp-cycles ready to issue while the scheduler picked another warp (latency already hidden)"),
+    /* The same counter under two rollups is one count: max over mean is the
+     * launch's load imbalance, exact within one pass. */
+    ROW("sm__cycles_active.max", "sm_active_cycles_max_cycles", "cycles",
+     "active cycles of the busiest SM; over sm_active_cycles_avg_cycles, the launch's load imbalance (the causal tail)"),
+    ROW("sm__cycles_active.avg", "sm_active_cycles_avg_cycles", "cycles", "active cycles of an SM, mean over the SMs"),
+    ROW("sm__inst_issued.avg.pct_of_peak_sustained_active", "issue_slots_pct", "pct",
+     "issue-slot utilisation: warp instructions issued over the SMs' issue slots in their active cycles"),
 };
+#undef ROW
 const int fs_metrics_default_count = (int)(sizeof fs_metrics_default / sizeof fs_metrics_default[0]);
+
+static int row_of(const fs_metric *metrics, int count, const char *cupti)
+{
+    for (int i = 0; i < count; i++)
+        if (!metrics[i].from[0] && !strcmp(metrics[i].cupti, cupti))
+            return i;
+    return -1;
+}
+
+void fs_metrics_derive(const fs_metric *metrics, int count, double *values)
+{
+    for (int i = 0; i < count; i++) {
+        if (!metrics[i].from[0])
+            continue;
+        int a = row_of(metrics, count, metrics[i].from[0]), b = row_of(metrics, count, metrics[i].from[1]);
+        double sum = a >= 0 && b >= 0 ? values[a] + values[b] : 0;
+        values[i] = sum > 0 && values[a] >= 0 && values[b] >= 0 ? 100.0 * values[a] / sum : NAN;
+    }
+}
+
+void fs_trace(const char *what, double *mark)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const double now = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    if (what && getenv("FLASHSTUDY_PROFILE_TRACE"))
+        fprintf(stderr, "flashstudy trace: %s: %.2f ms\n", what, 1e3 * (now - *mark));
+    *mark = now;
+}
 
 void fs_metrics_print(void)
 {

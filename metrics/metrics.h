@@ -11,6 +11,11 @@ typedef struct {
     const char *column;       /* CSV column, unit in the name: "dram_read_bytes" */
     const char *unit;         /* "bytes", "ns", "pct", "count", "flop", ... */
     const char *description;  /* one sentence for the glossary */
+    /* A rate the harness computes, 100 a / (a + b), from two other rows of
+     * the same table named by their CUPTI names (NULL: CUPTI collects it).
+     * `cupti` then names the same quantity as Nsight Compute computes it, for
+     * the cross-check. */
+    const char *from[2];
 } fs_metric;
 
 extern const fs_metric fs_metrics_default[];
@@ -31,23 +36,32 @@ int fs_metric_nearest(const char *name, const char *const *known, int n, int *be
  * that names the first unknown metric and the nearest valid names. */
 int fs_metrics_check(const char *chip, const char *const *metrics, int count, char *why, size_t whylen);
 
+/* Fills the computed rows of values[0..count) from the collected ones: each
+ * in [0, 100] whenever its two parts are non-negative counts; NaN when both
+ * are zero or a part is missing from the table. */
+void fs_metrics_derive(const fs_metric *metrics, int count, double *values);
+
 typedef struct fs_profiler fs_profiler;
 
 /* Opens the Range Profiler on the current CUDA device (the runtime's primary
- * context) for `count` metrics. Unknown names are rejected here, before any
+ * context) for the `count` rows of a metric table (copied), collecting every
+ * row that is not computed from others. Unknown names are rejected here, before any
  * kernel runs, with the nearest valid names. On failure returns NULL and
  * writes one sentence to why that names the cause and the fix (no permission,
  * MIG, vGPU, another profiler attached, unknown metric). The metric names are
  * copied. Test hook: when the environment variable FLASHSTUDY_PROFILER_FAIL is
  * set, it fails at once with the variable's value as the reason, so that the
- * no-counters path can be exercised on any machine. */
-fs_profiler *fs_profiler_open(const char *const *metrics, int count, char *why, size_t whylen);
+ * no-counters path can be exercised on any machine. With the environment
+ * variable FLASHSTUDY_PROFILE_TRACE set, opening and every measurement print
+ * where their time went (per call and per replay pass) to stderr. */
+fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, char *why, size_t whylen);
 int fs_profiler_passes(const fs_profiler *p);
 
 /* Measures one call of run(ctx) (which may launch several kernels; their
  * counters are summed into one range). Before every replay pass it calls
  * prepare(ctx) outside the range (the L2 flush in cold mode; may be NULL).
- * values[i] gets metric i. Returns 0, or -1 with a sentence in why. */
+ * values[i] gets row i of the table, computed rows included. Returns 0, or
+ * -1 with a sentence in why. */
 int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(void *ctx),
                         void *ctx, double *values, char *why, size_t whylen);
 void fs_profiler_close(fs_profiler *p);
@@ -76,5 +90,10 @@ void fs_kernel_record_from_cupti(const void *activity, fs_kernel_record *rec);
 
 /* Index of the longest-running kernel in rec[0..n), or -1 when n < 1. */
 int fs_kernel_longest(const fs_kernel_record *rec, int n);
+
+/* With FLASHSTUDY_PROFILE_TRACE set, "flashstudy trace: <what>: <ms> ms",
+ * the time since *mark, to stderr; always moves *mark to now. With what NULL
+ * it only sets the mark. For the profiler's and the study's fixed costs. */
+void fs_trace(const char *what, double *mark);
 
 #endif

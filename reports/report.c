@@ -14,6 +14,7 @@
 #include "model.h"
 #include "results.h"
 #include "rundata.h"
+#include "stalls.h"
 #include "fail.h"
 
 #define MAX_ROWS 4096
@@ -588,6 +589,7 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
     if (*flat)
         fprintf(f, "\nWithin %.0f%% (or %.0f points) of the previous step, or zero in both: %s.\n", FLAT_PCT,
                 FLAT_PCT, flat);
+    fsr_stall_movers(f, r, row, prev);
     fprintf(f, "\n");
     int any_seed = 0;
     for (int i = 0; i < seed->nrows; i++) {
@@ -737,8 +739,8 @@ static void sass_section(FILE *f, const fsr_run *r)
     int n = fss_read(path, arch, r->cfgs[r->primary].bm, r->cfgs[r->primary].head_dim, mix, MAX_MIX, archs,
                      sizeof archs);
     if (n < 0) {
-        fprintf(f, "No sass.txt in this run folder: no instruction mix (it is written by "
-                   "`cuobjdump --dump-sass` when cuobjdump is present at run time).\n\n");
+        fprintf(f, "No sass.txt in this run folder: no instruction mix (a run cuts it from the "
+                   "per-variant dumps that `make` writes when cuobjdump is on PATH).\n\n");
         return;
     }
     if (n == 0) {

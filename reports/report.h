@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "options.h"
 
 /* The newest run folder under results_dir by the date its device.csv records
  * (not by name: a sweep started first may be named after a later run); NULL
@@ -23,6 +24,14 @@ void fs_variants_markdown(FILE *f);
  * 0, or -1 with a sentence in err (also when the run lacks that
  * configuration). scripts/readme_tables.sh puts them into README.md. */
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
+
+/* The run's sass.txt: from the machine code that `make` dumps per variant
+ * object (<dir>/variants/NN_slug.sass; dir NULL: the executable's folder),
+ * only the kernels the run can launch: its variants, compute capability cc
+ * (sm_<cc>), and instances of its tiles and head dimensions. Written to
+ * path.tmp, renamed when complete. Returns 0, or -1 with why (a dump is
+ * missing: cuobjdump was not on PATH when make ran). */
+int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc, char *why, size_t whylen);
 
 /* Side-by-side table of two runs with ratios (b over a). */
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);

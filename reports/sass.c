@@ -1,9 +1,14 @@
 /* Static instruction mix from `cuobjdump --dump-sass`: per kernel of one
- * architecture, instructions counted by class, summed per variant. */
+ * architecture, instructions counted by class, summed per variant; and the
+ * run's sass.txt, cut from the dumps that `make` wrote per variant. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "fail.h"
+#include "report.h"
 #include "rundata.h"
 
 const char *const fss_names[FSS_COUNT] = {
@@ -203,4 +208,93 @@ int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix
             mix[j - 1] = t;
         }
     return nv;
+}
+
+/* Copies the kernels of one dump that the run can launch: architecture arch,
+ * an fsNN_ name, a last template argument of one of the run's head
+ * dimensions. Each kept kernel runs from its "Function :" line to the next
+ * kernel, section or fatbin; its section's "code for" line goes first. */
+static void copy_kernels(FILE *in, FILE *out, const char *arch, const fs_options *o)
+{
+    char line[4096], here[32] = "";
+    int keep = 0, section_written = 0;
+    while (fgets(line, sizeof line, in)) {
+        const char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!strncmp(s, "code for ", 9) || !strncmp(s, "Fatbin ", 7)) {
+            here[0] = '\0';
+            if (*s == 'c')
+                sscanf(s + 9, "%31s", here);
+            keep = section_written = 0;
+            continue;
+        }
+        if (!strncmp(s, "Function : ", 11)) {
+            kernel k;
+            template_args(s + 11, &k);
+            keep = 0;
+            /* Every block shape of the run's head dimensions: a step beyond
+             * the log picks its own shape. */
+            for (int d = 0; d < o->head_dim.n && !keep; d++)
+                keep = !strcmp(here, arch) && variant_of(s + 11) >= 0 &&
+                       (k.nargs == 0 || k.args[k.nargs - 1] == o->head_dim.v[d]);
+            if (keep && !section_written++)
+                fprintf(out, "\tcode for %s\n", here);
+        }
+        if (keep)
+            fputs(line, out);
+    }
+}
+
+/* The folder of the running executable. */
+static int exe_dir(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *slash = '\0';
+    return 0;
+}
+
+int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc, char *why, size_t whylen)
+{
+    char here[2048], src[2400], tmp[4096], arch[16];
+    if (!dir) {
+        if (exe_dir(here, sizeof here))
+            return fs_fail(why, whylen, "cannot find the executable's folder: no sass.txt");
+        dir = here;
+    }
+    /* Every dump first: a run's sass.txt holds all of its variants or none. */
+    for (int i = 0; i < o->nvariants; i++) {
+        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, o->variants[i]->number, o->variants[i]->slug);
+        if (access(src, R_OK))
+            return fs_fail(why, whylen, "no machine code: %s is missing (make writes it when cuobjdump is on PATH)",
+                           src);
+    }
+    snprintf(arch, sizeof arch, "sm_%d", cc);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    if (!out)
+        return fs_fail(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
+    for (int i = 0; i < o->nvariants; i++) {
+        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, o->variants[i]->number, o->variants[i]->slug);
+        FILE *in = fopen(src, "r");
+        if (!in) {
+            int saved = errno;
+            fclose(out);
+            unlink(tmp);
+            return fs_fail(why, whylen, "cannot read %s: %s", src, strerror(saved));
+        }
+        copy_kernels(in, out, arch, o);
+        fclose(in);
+    }
+    if (fclose(out) || rename(tmp, path)) {
+        int saved = errno;
+        unlink(tmp);
+        return fs_fail(why, whylen, "cannot write %s: %s", path, strerror(saved));
+    }
+    return 0;
 }

@@ -41,7 +41,7 @@ step() { # name, limit in seconds, command...
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$summary"
 for s in $steps; do
     case $s in
-    build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" "$fs" build/tests/gpu_validate build/tests/gpu_faults ;;
+    build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
     run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;

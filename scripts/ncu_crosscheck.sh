@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Holds flashstudy's CUPTI counters against Nsight Compute's, on a GPU machine.
 #
-#   scripts/ncu_crosscheck.sh FLASHSTUDY [OUT.md]      (make crosscheck)
+#   scripts/ncu_crosscheck.sh [--config SPEC]... [--configs FILE] FLASHSTUDY [OUT.md]
+#                                                       (make crosscheck)
 #
-# For the seed's configuration (`flashstudy run` defaults) and for --seq 4096:
+# A SPEC is one configuration, words separated by spaces, each optional (the
+# rest are `flashstudy run`'s defaults, the seed's configuration):
+#   B=2 N=1024 Hq=16 Hkv=8 D=128 tile=32 causal|noncausal cold|hot
+# e.g. --config "N=4096" --config "N=1000 D=64 Hkv=4 noncausal". FILE holds
+# one SPEC a line ('#' starts a comment, empty lines are skipped; the word
+# "defaults" alone is the seed's configuration). Without --config or
+# --configs: the seed's configuration and N=4096. `make crosscheck` uses
+# scripts/ncu_crosscheck.configs. Every SPEC is checked before the first run.
+#
+# For each configuration:
 #  (a) `flashstudy run` as usual, profiling through CUPTI, timed;
 #  (b) `flashstudy run --no-profile` under ncu, timed: the harness still
 #      launches each variant once inside its NVTX range `profile` (nested in
@@ -34,7 +44,49 @@ set -euo pipefail
 
 die() { echo "ncu_crosscheck: $*" >&2; exit 1; }
 
-[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 FLASHSTUDY [OUT.md]"
+usage="usage: $0 [--config SPEC]... [--configs FILE] FLASHSTUDY [OUT.md]"
+specs=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --config) [ $# -ge 2 ] || die "--config needs a SPEC; $usage"; specs+=("$2"); shift 2 ;;
+        --configs)
+            [ $# -ge 2 ] || die "--configs needs a FILE; $usage"
+            [ -r "$2" ] || die "--configs $2: cannot read it"
+            while IFS= read -r line || [ -n "$line" ]; do
+                line=${line%%#*}
+                [ -n "${line//[[:space:]]/}" ] && specs+=("$line")
+            done < "$2"
+            shift 2 ;;
+        --) shift; break ;;
+        -*) die "unknown option $1; $usage" ;;
+        *) break ;;
+    esac
+done
+[ $# -eq 1 ] || [ $# -eq 2 ] || die "$usage"
+[ ${#specs[@]} -gt 0 ] || specs=("defaults" "N=4096")
+
+# A SPEC's words as `flashstudy run` options, into the array `args`.
+spec_args() {
+    args=()
+    local w
+    for w in $1; do
+        case $w in
+            defaults) ;;
+            B=*) args+=(--batch "${w#*=}") ;;
+            N=*) args+=(--seq "${w#*=}") ;;
+            Hq=*) args+=(--heads-q "${w#*=}") ;;
+            Hkv=*) args+=(--heads-kv "${w#*=}") ;;
+            D=*) args+=(--head-dim "${w#*=}") ;;
+            tile=*) args+=(--tile "${w#*=}") ;;
+            causal) args+=(--causal) ;;
+            noncausal|non-causal) args+=(--no-causal) ;;
+            cold|hot) args+=(--mode "$w") ;;
+            *) die "configuration \"$1\": unknown word \"$w\" (B= N= Hq= Hkv= D= tile= causal noncausal cold hot defaults)" ;;
+        esac
+    done
+}
+# Every SPEC checked before the first run, so that a typo costs no GPU time.
+for spec in "${specs[@]}"; do spec_args "$spec"; done
 fs=$1
 out=${2:-reports/ncu_crosscheck.md}
 NCU=${NCU:-ncu}
@@ -184,10 +236,12 @@ total_off=0
     echo "Both runs use unlocked clocks (ncu --clock-control none)."
 } > "$tmp"
 
-labels=("the seed's configuration (flashstudy run defaults)" "--seq 4096")
-argsets=("" "--seq 4096")
-for c in "${!argsets[@]}"; do
-    read -r -a args <<< "${argsets[c]}"
+labels=()
+for c in "${!specs[@]}"; do
+    spec_args "${specs[c]}"
+    label="${specs[c]}"
+    [ ${#args[@]} -gt 0 ] || label="the seed's configuration (flashstudy run defaults)"
+    labels+=("$label")
     dir=$work/config$c
     mkdir -p "$dir"
     echo "ncu_crosscheck: ${labels[c]}: flashstudy run ${args[*]}" >&2
@@ -237,7 +291,20 @@ for c in "${!argsets[@]}"; do
                    ncu, kernels, (kernels > 0 ? ncu / kernels : 0), (prof > 0 ? ncu / prof : 0) }'
     } >> "$tmp"
     total_off=$((total_off + $(cat "$work/off")))
+    echo "$label|$(cat "$work/off")|$(cat "$work/cost")|$t0 $t1 $t2 $t3 $t4 $t5" >> "$work/summary"
 done
+# One line per configuration: what an H200 hour went to, and the verdict.
+{
+    echo
+    echo "## Summary"
+    echo
+    echo "| configuration | values off | CUPTI profile s | ncu over bare s | ncu/CUPTI |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    awk -F'|' '{ split($3, c, " "); split($4, t, " ")
+                 ncu = (t[4] - t[3]) - (t[6] - t[5])
+                 printf "| %s | %d | %.2f | %.1f | %s |\n", $1, $2, c[1], ncu, c[1] > 0 ? sprintf("%.1f", ncu / c[1]) : "-" }' \
+        "$work/summary"
+} >> "$tmp"
 mv "$tmp" "$out"
 cat "$out"
 echo >&2

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,17 @@
 #include "metrics.h"
 #include "results.h"
 
-static const char **default_names(void)
+/* Every CUPTI name the table uses: its rows' and the parts of computed rows. */
+static const char **default_names(int *n)
 {
-    static const char *names[64];
-    assert_true(fs_metrics_default_count <= 64);
-    for (int i = 0; i < fs_metrics_default_count; i++)
-        names[i] = fs_metrics_default[i].cupti;
+    static const char *names[128];
+    assert_true(3 * fs_metrics_default_count <= 128);
+    *n = 0;
+    for (int i = 0; i < fs_metrics_default_count; i++) {
+        names[(*n)++] = fs_metrics_default[i].cupti;
+        for (int k = 0; k < 2 && fs_metrics_default[i].from[0]; k++)
+            names[(*n)++] = fs_metrics_default[i].from[k];
+    }
     return names;
 }
 
@@ -53,7 +59,49 @@ static void table_is_well_formed(void **state)
         }
         for (size_t j = 0; j < sizeof fixed / sizeof fixed[0]; j++)
             assert_string_not_equal(m->column, fixed[j]);
+        /* A computed row is a rate of two collected rows of the table. */
+        if (m->from[0]) {
+            assert_string_equal(m->unit, "pct");
+            for (int k = 0; k < 2; k++) {
+                int found = 0;
+                for (int j = 0; j < fs_metrics_default_count; j++)
+                    found |= !fs_metrics_default[j].from[0] && !strcmp(fs_metrics_default[j].cupti, m->from[k]);
+                assert_true(found);
+            }
+        }
     }
+}
+
+static int column_of(const char *column)
+{
+    for (int i = 0; i < fs_metrics_default_count; i++)
+        if (!strcmp(fs_metrics_default[i].column, column))
+            return i;
+    fail_msg("no column %s", column);
+    return -1;
+}
+
+/* The L2 hit rate from hit and miss counts of different passes stays in
+ * [0, 100]; with nothing looked up it is not a number. */
+static void hit_rate_is_in_range_by_construction(void **state)
+{
+    const int rate = column_of("l2_hit_rate_pct"), hit = column_of("l2_hit_sectors"),
+              miss = column_of("l2_miss_sectors");
+    double values[128];
+    const double cases[][3] = {{971, 29, 97.1}, {0, 5, 0}, {5, 0, 100}, {1e12, 1, 100 * 1e12 / (1e12 + 1)}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int i = 0; i < fs_metrics_default_count; i++)
+            values[i] = -1;
+        values[hit] = cases[c][0];
+        values[miss] = cases[c][1];
+        fs_metrics_derive(fs_metrics_default, fs_metrics_default_count, values);
+        assert_true(values[rate] >= 0 && values[rate] <= 100);
+        assert_float_equal(values[rate], cases[c][2], 1e-9);
+        assert_true(values[hit] == cases[c][0]); /* collected rows untouched */
+    }
+    values[hit] = values[miss] = 0;
+    fs_metrics_derive(fs_metrics_default, fs_metrics_default_count, values);
+    assert_true(isnan(values[rate]));
 }
 
 /* The script reads "CUPTI-name column unit" lines; capture stdout to check. */
@@ -101,7 +149,9 @@ static void nearest_orders_by_distance(void **state)
 static void table_names_exist_on_gh100(void **state)
 {
     char why[1024] = "";
-    int rc = fs_metrics_check("GH100", default_names(), fs_metrics_default_count, why, sizeof why);
+    int n;
+    const char **names = default_names(&n);
+    int rc = fs_metrics_check("GH100", names, n, why, sizeof why);
     if (rc != 0)
         fprintf(stderr, "%s\n", why);
     assert_int_equal(rc, 0);
@@ -127,7 +177,8 @@ static void unknown_names_get_suggestions(void **state)
 static void unknown_chip_is_named(void **state)
 {
     char why[1024] = "";
-    assert_int_equal(fs_metrics_check("GX999", default_names(), 1, why, sizeof why), -1);
+    int n;
+    assert_int_equal(fs_metrics_check("GX999", default_names(&n), 1, why, sizeof why), -1);
     assert_non_null(strstr(why, "CUPTI_ERROR_INVALID_CHIP_NAME"));
 }
 
@@ -135,7 +186,7 @@ static void fail_hook_gives_its_reason(void **state)
 {
     char why[256] = "";
     assert_int_equal(setenv("FLASHSTUDY_PROFILER_FAIL", "counters off for this test", 1), 0);
-    fs_profiler *p = fs_profiler_open(default_names(), fs_metrics_default_count, why, sizeof why);
+    fs_profiler *p = fs_profiler_open(fs_metrics_default, fs_metrics_default_count, why, sizeof why);
     unsetenv("FLASHSTUDY_PROFILER_FAIL");
     assert_null(p);
     assert_string_equal(why, "counters off for this test");
@@ -147,6 +198,7 @@ int main(void)
         cmocka_unit_test(table_is_well_formed),
         cmocka_unit_test(names_listing_matches_table),
         cmocka_unit_test(nearest_orders_by_distance),
+        cmocka_unit_test(hit_rate_is_in_range_by_construction),
         cmocka_unit_test(table_names_exist_on_gh100),
         cmocka_unit_test(unknown_names_get_suggestions),
         cmocka_unit_test(unknown_chip_is_named),

@@ -1,0 +1,95 @@
+/* A run's sass.txt cut from the per-variant dumps: only its variants, its
+ * architecture and its template instances; a missing dump is named. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "report.h"
+#include "variant.h"
+
+static char dir[] = "/tmp/test_sass.XXXXXX";
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[8192];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static const char dump[] =
+    "Fatbin elf code:\n================\narch = sm_80\n\n\tcode for sm_80\n"
+    "\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n        /*0000*/ HMMA.16816.F32 R0, R2, R4, R0 ;\n"
+    "Fatbin elf code:\n================\narch = sm_90\n\n\tcode for sm_90\n\t.target\tsm_90\n\n"
+    "\t\tFunction : _Z14fs01_attentionILi64ELi128EEv10fs_problem\n        /*0000*/ LDG.E R0, [R2.64] ;\n"
+    "\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n        /*0000*/ HMMA.16816.F32 R8, R2, R4, R8 ;\n"
+    "        /*0010*/ EXIT ;\n"
+    "\t\tFunction : _Z14fs01_attentionILi32ELi64EEv10fs_problem\n        /*0000*/ FFMA R0, R1, R2, R3 ;\n";
+
+static void keeps_the_runs_kernels_only(void **state)
+{
+    char path[256], out[256], why[512] = "";
+    snprintf(path, sizeof path, "%s/variants", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/variants/01_base.sass", dir);
+    put(path, dump);
+    const fs_variant *v = fs_variant_find("01");
+    assert_non_null(v);
+    assert_string_equal(v->slug, "base");
+    fs_options o = {.variants = &v, .nvariants = 1, .bm = {1, {32}}, .bn = {1, {32}}, .head_dim = {1, {128}}};
+    snprintf(out, sizeof out, "%s/sass.txt", dir);
+    if (fs_sass_write(out, dir, &o, 90, why, sizeof why))
+        fail_msg("%s", why);
+    /* Every block shape at the run's head dimension: steps beyond the log
+     * pick their own. */
+    assert_string_equal(slurp(out), "\tcode for sm_90\n"
+                                    "\t\tFunction : _Z14fs01_attentionILi64ELi128EEv10fs_problem\n"
+                                    "        /*0000*/ LDG.E R0, [R2.64] ;\n"
+                                    "\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n"
+                                    "        /*0000*/ HMMA.16816.F32 R8, R2, R4, R8 ;\n"
+                                    "        /*0010*/ EXIT ;\n");
+
+    /* A variant without its dump: named, and the earlier sass.txt kept. */
+    const fs_variant *two[2] = {v, fs_variant_find("02")};
+    o.variants = two;
+    o.nvariants = 2;
+    assert_int_equal(fs_sass_write(out, dir, &o, 90, why, sizeof why), -1);
+    assert_non_null(strstr(why, "variants/02_"));
+    assert_non_null(strstr(why, "cuobjdump"));
+    assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only)};
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd))
+        fprintf(stderr, "could not remove %s\n", dir);
+    return rc;
+}
