@@ -4,7 +4,8 @@
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu run tiles sweep hopper torch cudnn919 sanitize crosscheck
+#   steps: build test-gpu run wall trace tiles sweep hopper torch cudnn919 sanitize
+#          sanitize-new crosscheck
 # hopper: the steps beyond the log beside the cuDNN peer at the shapes their
 # targets name; torch and cudnn919 are cross-checks that need PyTorch
 # (PyTorch's own backends, and our cuDNN row on the cuDNN PyTorch carries).
@@ -44,6 +45,7 @@ for s in $steps; do
     build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
     run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
+    wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
     sweep)      step sweep 300 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 1 --out "results/$stamp-$gpu-seq" ;;
     hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper"
@@ -51,7 +53,10 @@ for s in $steps; do
                 step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64" ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
-    sanitize)   step sanitize 260 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    sanitize-new) step sanitize 400 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    trace)      step trace 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-trace"
+                step trace-4096 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --seq 4096 --out "results/$stamp-$gpu-trace-4096" ;;
     crosscheck) step crosscheck 180 bash scripts/ncu_crosscheck.sh "$fs" "results/$stamp-ncu-crosscheck.md" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac

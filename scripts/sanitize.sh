@@ -4,6 +4,7 @@
 # tile, the seed's N, D=64), after a planted out-of-bounds write proves that
 # memcheck reports what it should. Zero errors is the bar. The summary goes
 # to <run folder>/sanitize.txt; exit status 1 when anything was reported.
+# VARIANTS=LIST limits it to those variants (ids or slugs, as --variants).
 set -u
 fs=${1:?usage: sanitize.sh FLASHSTUDY [RUN_FOLDER]}
 out=${2:-results/$(date -u +%Y%m%d-%H%M%S)-sanitize}
@@ -30,7 +31,7 @@ for tool in memcheck racecheck synccheck initcheck; do
         log=$out/$tool-$(echo "$shape" | awk '{print "N" $2 "-D" $10}').log
         # One repetition, no counters: the sanitizer checks the launches, not the timing.
         compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
-            "$fs" run $shape --reps 1 --time-budget 0.001 --no-profile --mode hot --out "$out/run" --force > "$log" 2>&1
+            "$fs" run $shape ${VARIANTS:+--variants "$VARIANTS"} --reps 1 --time-budget 0.001 --no-profile --mode hot --out "$out/run" --force > "$log" 2>&1
         rc=$?
         # memcheck, synccheck and initcheck close with "ERROR SUMMARY: N errors",
         # racecheck with "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)".
