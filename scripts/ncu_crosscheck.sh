@@ -37,7 +37,7 @@
 # over its kernels, its percentages are kernel-time-weighted means and are not
 # flagged (ncu flushes caches before each kernel; the range flushes once).
 #
-# Environment: NCU (default ncu), NVTX_INCLUDE (default "profile]"; prefix
+# Environment: VARIANTS (a --variants list; default every variant), NCU (default ncu), NVTX_INCLUDE (default "profile]"; prefix
 # "Domain@" if the harness names an NVTX domain), FLUSH_KERNELS (regex of
 # kernel names that are the L2 flush, dropped if ncu sees them; default flush).
 set -euo pipefail
@@ -84,6 +84,7 @@ spec_args() {
             *) die "configuration \"$1\": unknown word \"$w\" (B= N= Hq= Hkv= D= tile= causal noncausal cold hot defaults)" ;;
         esac
     done
+    [ -z "${VARIANTS:-}" ] || args+=(--variants "$VARIANTS")
 }
 # Every SPEC checked before the first run, so that a typo costs no GPU time.
 for spec in "${specs[@]}"; do spec_args "$spec"; done
