@@ -47,7 +47,7 @@ for s in $steps; do
     run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
-    sweep)      step sweep 150 "$fs" sweep --seq 256,512,1024,2048,4096,8192,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
+    sweep)      step sweep 110 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
     hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper"
                 step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
                 step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64" ;;
@@ -60,7 +60,7 @@ for s in $steps; do
     # Six configurations under ncu cost about 8 s per variant each: the
     # crosscheck takes the variants whose L2 hit rate once left [0, 100]
     # (03-05), the log's last step, the chain's last and the cuDNN peer.
-    crosscheck) step crosscheck 330 env VARIANTS="03,04,05,08,$("$fs" list --ids | grep -E '^[0-9]+$' | tail -1),cudnn" \
+    crosscheck) step crosscheck 300 env VARIANTS="03,04,05,08,$("$fs" list --ids | grep -E '^[0-9]+$' | tail -1),cudnn" \
                     bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$stamp-ncu-crosscheck.md" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac
