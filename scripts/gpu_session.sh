@@ -47,14 +47,14 @@ for s in $steps; do
     run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
-    sweep)      step sweep 110 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
+    sweep)      step sweep 220 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
     hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper"
                 step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
                 step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64" ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
-    sanitize-new) step sanitize 200 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     trace)      step trace 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-trace"
                 step trace-4096 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --seq 4096 --out "results/$stamp-$gpu-trace-4096" ;;
     # Six configurations under ncu cost about 8 s per variant each: the
