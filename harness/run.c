@@ -494,9 +494,11 @@ static void library_kernel_cells(study *s, const fs_variant *v, const fs_problem
         return;
     }
     const fs_kernel_record *r = &rec[k];
-    /* Which of the library's kernels ran, beside what setup said of it. */
-    const char *lib = row[FS_COL_LIBRARY];
-    cell(row, FS_COL_LIBRARY, "%s%skernel %s%s", lib ? lib : "", lib ? "; " : "", r->name,
+    /* Which of the library's kernels ran, beside what setup said of it (a
+     * copy: cell() frees the old text before it formats the new). */
+    char lib[600];
+    snprintf(lib, sizeof lib, "%s", row[FS_COL_LIBRARY] ? row[FS_COL_LIBRARY] : "");
+    cell(row, FS_COL_LIBRARY, "%s%skernel %s%s", lib, *lib ? "; " : "", r->name,
          n > 1 ? " (the longest of its launches)" : "");
     cell(row, FS_COL_GRID_BLOCKS, "%d", r->grid[0] * r->grid[1] * r->grid[2]);
     cell(row, FS_COL_THREADS, "%d", r->block[0] * r->block[1] * r->block[2]);

@@ -104,6 +104,14 @@ static void template_args(const char *name, kernel *k)
     }
 }
 
+/* A section of machine code for arch ("sm_90"), or for its arch-specific
+ * form ("sm_90a": wgmma, setmaxnreg), which runs on the same GPUs alone. */
+static int same_arch(const char *section, const char *arch)
+{
+    size_t n = strlen(arch);
+    return !strncmp(section, arch, n) && (!section[n] || !strcmp(section + n, "a"));
+}
+
 /* A kernel instantiated for this run: the flash variants' templates are
  * <TILE, D>, the naive variant's <D>; a kernel without arguments always is. */
 static int fits(const kernel *k, int tile, int head_dim)
@@ -134,7 +142,7 @@ int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix
         } else if (!strncmp(s, "Function : ", 11)) {
             cur = -1;
             int v = variant_of(s + 11);
-            if (v < 0 || strcmp(here, arch))
+            if (v < 0 || !same_arch(here, arch))
                 continue;
             if (nk == cap) {
                 cap = cap ? 2 * cap : 16;
@@ -236,7 +244,7 @@ static void copy_kernels(FILE *in, FILE *out, const char *arch, const fs_options
             /* Every block shape of the run's head dimensions: a step beyond
              * the log picks its own shape. */
             for (int d = 0; d < o->head_dim.n && !keep; d++)
-                keep = !strcmp(here, arch) && variant_of(s + 11) >= 0 &&
+                keep = same_arch(here, arch) && variant_of(s + 11) >= 0 &&
                        (k.nargs == 0 || k.args[k.nargs - 1] == o->head_dim.v[d]);
             if (keep && !section_written++)
                 fprintf(out, "\tcode for %s\n", here);
@@ -261,40 +269,38 @@ static int exe_dir(char *buf, size_t len)
 
 int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc, char *why, size_t whylen)
 {
-    char here[2048], src[2400], tmp[4096], arch[16];
+    char here[2048], src[2400], arch[16];
     if (!dir) {
         if (exe_dir(here, sizeof here))
             return fs_fail(why, whylen, "cannot find the executable's folder: no sass.txt");
         dir = here;
     }
-    /* Every dump first: a run's sass.txt holds all of its variants or none. */
+    /* Every dump first: a run's sass.txt holds all of its steps or none. A
+     * peer's kernels are a library's, not in any dump. */
     for (int i = 0; i < o->nvariants; i++) {
+        if (o->variants[i]->kind == FS_PEER)
+            continue;
         snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, o->variants[i]->number, o->variants[i]->slug);
         if (access(src, R_OK))
             return fs_fail(why, whylen, "no machine code: %s is missing (make writes it when cuobjdump is on PATH)",
                            src);
     }
     snprintf(arch, sizeof arch, "sm_%d", cc);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
+    FILE *out = fs_out_open(path, why, whylen);
     if (!out)
-        return fs_fail(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
+        return -1;
     for (int i = 0; i < o->nvariants; i++) {
+        if (o->variants[i]->kind == FS_PEER)
+            continue;
         snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, o->variants[i]->number, o->variants[i]->slug);
         FILE *in = fopen(src, "r");
         if (!in) {
             int saved = errno;
-            fclose(out);
-            unlink(tmp);
+            fs_out_abort(out);
             return fs_fail(why, whylen, "cannot read %s: %s", src, strerror(saved));
         }
         copy_kernels(in, out, arch, o);
         fclose(in);
     }
-    if (fclose(out) || rename(tmp, path)) {
-        int saved = errno;
-        unlink(tmp);
-        return fs_fail(why, whylen, "cannot write %s: %s", path, strerror(saved));
-    }
-    return 0;
+    return fs_out_commit(out, why, whylen);
 }

@@ -301,9 +301,10 @@ done
     echo
     echo "| configuration | values off | CUPTI profile s | ncu over bare s | ncu/CUPTI |"
     echo "| --- | ---: | ---: | ---: | ---: |"
+    # The conditional in parentheses: bare, awk would read its ">" as a redirection.
     awk -F'|' '{ split($3, c, " "); split($4, t, " ")
                  ncu = (t[4] - t[3]) - (t[6] - t[5])
-                 printf "| %s | %d | %.2f | %.1f | %s |\n", $1, $2, c[1], ncu, c[1] > 0 ? sprintf("%.1f", ncu / c[1]) : "-" }' \
+                 printf "| %s | %d | %.2f | %.1f | %s |\n", $1, $2, c[1], ncu, (c[1] > 0 ? sprintf("%.1f", ncu / c[1]) : "-") }' \
         "$work/summary"
 } >> "$tmp"
 mv "$tmp" "$out"

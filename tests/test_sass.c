@@ -69,6 +69,23 @@ static void keeps_the_runs_kernels_only(void **state)
                                     "        /*0000*/ HMMA.16816.F32 R8, R2, R4, R8 ;\n"
                                     "        /*0010*/ EXIT ;\n");
 
+    /* A step built for sm_90a is kept on a 9.0 GPU; a peer (a library's
+     * kernels) needs no dump. */
+    snprintf(path, sizeof path, "%s/variants/16_persistent.sass", dir);
+    put(path, "Fatbin elf code:\n================\narch = sm_90a\n\n\tcode for sm_90a\n"
+              "\t\tFunction : _Z14fs16_attentionILi128ELi128EEv10fs_problem11fs_tma_maps\n"
+              "        /*0000*/ HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n");
+    const fs_variant *hopper[2] = {fs_variant_find("16"), fs_variant_find("cudnn")};
+    assert_non_null(hopper[0]);
+    assert_non_null(hopper[1]);
+    fs_options h = {.variants = hopper, .nvariants = 2, .bm = {1, {32}}, .bn = {1, {32}}, .head_dim = {1, {128}}};
+    if (fs_sass_write(out, dir, &h, 90, why, sizeof why))
+        fail_msg("%s", why);
+    assert_non_null(strstr(slurp(out), "\tcode for sm_90a\n"));
+    assert_non_null(strstr(slurp(out), "HGMMA.64x128x16"));
+    o.variants = &v;
+    assert_int_equal(fs_sass_write(out, dir, &o, 90, why, sizeof why), 0);
+
     /* A variant without its dump: named, and the earlier sass.txt kept. */
     const fs_variant *two[2] = {v, fs_variant_find("02")};
     o.variants = two;
