@@ -159,7 +159,7 @@ plots: $(FS)
 readme: $(FS)
 	bash scripts/readme_tables.sh $(FS) $(or $(RUN),$(REFERENCE_RUN))
 
-$(BUILD)/tests/test_readme: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
+$(BUILD)/tests/test_readme $(BUILD)/tests/test_report: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
 # Where the toolkit keeps its own cuDNN, if it has one.
 $(BUILD)/tests/test_cudnn: CFLAGS += -DCUDA_LIBDIR='"$(CUDA_LIBDIR)"'
 

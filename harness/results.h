@@ -42,7 +42,7 @@
     X(FLOP_USEFUL, "flop_useful", "4*B*Hq*N*N*D, halved when causal (the convention everyone reports)") \
     X(FLOP_EXECUTED, "flop_executed", "matrix FLOPs the variant issues, masked tiles included")\
     X(FLOP_PER_S, "flop_per_s", "useful FLOPs over the median time")                          \
-    X(ROOFLINE_PCT, "roofline_pct", "roofline floor time over the median time")              \
+    X(ROOFLINE, "roofline_ratio", "roofline floor time over the median time: above 1 for a kernel faster than the measured mma.sync ceiling allows (wgmma)") \
     X(DRAM_BW, "dram_bytes_per_s", "DRAM bytes read and written by the profiled call over time_median_s") \
     X(DRAM_BW_PCT, "dram_bw_pct", "dram_bytes_per_s over the measured copy bandwidth")               \
     X(PROFILE_PASSES, "profile_passes", "replay passes the profiler needed for the metric set")        \

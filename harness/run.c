@@ -540,7 +540,7 @@ static void derived(const study *s, const fs_variant *v, const fs_problem *p, co
     cell_num(row, FS_COL_FLOP_EXECUTED, m.flop_executed);
     cell_num(row, FS_COL_FLOP_PER_S, m.flop_useful / t->median);
     if (m.floor_s > 0)
-        cell_num(row, FS_COL_ROOFLINE_PCT, 100.0 * m.floor_s / t->median);
+        cell_num(row, FS_COL_ROOFLINE, m.floor_s / t->median);
     /* Over the timed median, not the profiled range's duration: a range also
      * spans the launch and the counters' start and stop, tens of us. */
     if (have_values && s->m_read >= 0 && s->m_write >= 0) {

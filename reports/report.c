@@ -873,8 +873,9 @@ static void glossary_section(FILE *f, const fsr_run *r)
         row_end(f);
     }
     fprintf(f, "\nReport columns: time is time_median_s; TFLOP/s is flop_per_s; %% of roofline floor is "
-               "roofline_pct (the floor is the larger of useful FLOPs over the measured tensor-core rate and "
-               "minimum DRAM bytes over the measured copy bandwidth); DRAM bytes are reads plus writes; L2 "
+               "100 x roofline_ratio (the floor is the larger of useful FLOPs over the measured tensor-core rate "
+               "and minimum DRAM bytes over the measured copy bandwidth; that rate is mma.sync's, which wgmma "
+               "kernels can pass: above 100%%); DRAM bytes are reads plus writes; L2 "
                "bytes are 32-byte sectors read and written by the SMs; instructions are warp instructions "
                "executed; shared memory is static plus dynamic per block.\n");
 }

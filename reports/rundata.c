@@ -16,7 +16,7 @@
 const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_TIME] = {"time", "time (µs)", 1, 1e6, {"time_median_s"}},
     [FSR_TFLOPS] = {"tflops", "TFLOP/s", 1, 1e-12, {"flop_per_s"}},
-    [FSR_ROOFLINE] = {"roofline", "% of roofline floor", 1, 1, {"roofline_pct"}},
+    [FSR_ROOFLINE] = {"roofline", "% of roofline floor", 1, 100, {"roofline_ratio"}},
     [FSR_FLOP_EXEC] = {"flop", "executed GFLOP", 2, 1e-9, {"flop_executed"}},
     [FSR_DRAM] = {"dram_bytes", "DRAM bytes (MB)", 1, 1e-6, {"@dram__bytes_read.sum", "@dram__bytes_write.sum"}},
     [FSR_DRAM_READ] = {"dram_read_bytes", "DRAM reads (MB)", 1, 1e-6, {"@dram__bytes_read.sum"}},

@@ -3,7 +3,9 @@
 then the CSV) to schema 3: plain CSV, the version in a first column
 schema_version, and the columns of peers and block shapes. Every schema 2
 row was a step of the chain at a square block: kind is step, bm, bn, bm_run
-and bn_run are its tile, library is empty. The fixed columns follow
+and bn_run are its tile, library is empty; roofline_pct becomes
+roofline_ratio (the same quotient, not in percent: a wgmma kernel exceeds the
+mma.sync ceiling it is held against). The fixed columns follow
 harness/results.h (the one list of them); the metric columns keep their
 order after them. Values are copied unchanged; each file is replaced whole.
 
@@ -35,7 +37,7 @@ def convert(path, fixed):
     old = rows[0]
     if "tile" not in old:
         sys.exit(f"{path}: no tile column; not a schema 2 file")
-    rest = [c for c in old if c not in fixed and c != "tile"]
+    rest = [c for c in old if c not in fixed and c not in ("tile", "roofline_pct")]
     out = ["schema_version"] + fixed + rest
     # The writer of flashstudy: LF line ends, quotes only where needed.
     tmp = path + ".tmp"
@@ -46,6 +48,8 @@ def convert(path, fixed):
             cell = dict(zip(old, r))
             tile = cell.get("tile", "")
             cell.update(schema_version="3", kind="step", bm=tile, bn=tile, bm_run=tile, bn_run=tile, library="")
+            if cell.get("roofline_pct"):
+                cell["roofline_ratio"] = "%.9g" % (float(cell["roofline_pct"]) / 100)
             if cell.get("variant", "").isdigit():
                 cell["variant"] = "%02d" % int(cell["variant"])
             w.writerow([cell.get(c, "") for c in out])

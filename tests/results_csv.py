@@ -37,8 +37,9 @@ for path in sorted(glob.glob("results/*/results.csv")) + ["tests/fixtures/run/re
     check(cols[-1:] == ["metrics_note"], f"{path}: the last column is {cols[-1:]}, not metrics_note")
     check(all(r["schema_version"] == "3" for r in rows), f"{path}: a schema_version other than 3")
     check(all(None not in r and None not in r.values() for r in rows), f"{path}: a row of the wrong length")
-    check(all(re.fullmatch(r"\d+", r["variant"]) and r["status"] in ("ok", "failed", "skipped") for r in rows),
-          f"{path}: a row whose variant or status is not one")
+    check(all((re.fullmatch(r"\d+", r["variant"]) if r["kind"] == "step" else r["kind"] == "peer" and
+               re.fullmatch(r"[a-z0-9_]+", r["variant"])) and r["status"] in ("ok", "failed", "skipped")
+              for r in rows), f"{path}: a row whose kind, variant or status is not one")
 
 # The converter, on the fixture as schema 2 wrote it.
 fixture = "tests/fixtures/run/results.csv"
@@ -46,9 +47,22 @@ with open(fixture, newline="") as f:
     want = f.read()
 with tempfile.TemporaryDirectory() as tmp:
     old = os.path.join(tmp, "results.csv")
+    # The fixture as schema 2 wrote it: no version column, no peers and no
+    # block shapes but its square tile.
+    new_only = ("schema_version", "kind", "bn", "bm_run", "bn_run", "library")
     with open(fixture, newline="") as f, open(old, "w", newline="") as g:
         g.write("# flashstudy results schema 2\n")
-        csv.writer(g, lineterminator="\n").writerows(row[1:] for row in csv.reader(f))
+        rows = list(csv.reader(f))
+        keep = [i for i, c in enumerate(rows[0]) if c not in new_only]
+        out = csv.writer(g, lineterminator="\n")
+        for n, row in enumerate(rows):
+            cells = [row[i] for i in keep]
+            if n == 0:
+                cells = [{"bm": "tile", "roofline_ratio": "roofline_pct"}.get(c, c) for c in cells]
+            else:
+                r = rows[0].index("roofline_ratio")
+                cells[keep.index(r)] = "%.9g" % (float(row[r]) * 100) if row[r] else ""
+            out.writerow(cells)
     rc = subprocess.run([sys.executable, "scripts/results_schema3.py", old]).returncode
     with open(old, newline="") as f:
         check(rc == 0 and f.read() == want, "scripts/results_schema3.py does not give back the fixture")
