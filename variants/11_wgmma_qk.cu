@@ -220,7 +220,8 @@ extern "C" const fs_variant fs_variant_11 = {
     .why = "wgmma is the only way past mma.sync's ceiling on sm_90; operands from shared memory cost no ldmatrix",
     .expect = "HGMMA for S; shared-memory loads -30 to -60%; warp instructions -20 to -45%; tensor pipe busier",
     .expects = {{"smem_ld_wavefronts", -60, -30}, {"warp_inst", -45, -20}},
-    .deviation = NULL,
+    .deviation = "warp instructions (warp_inst) fell less than predicted: the S GEMM's ldmatrix and mma.sync were a "
+                  "smaller share of 10's instructions than assumed; the softmax and the P V GEMM on mma.sync remain",
     .target = "sm_90a",
     .stops_at_diagonal = 1,
     .plan = plan,

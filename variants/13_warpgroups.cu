@@ -241,7 +241,9 @@ extern "C" const fs_variant fs_variant_13 = {
     .why = "a 9-warp block caps every thread at 168 registers: 128 x 128 tiles spill at D = 128",
     .expect = "no spills at 128 x 128; time down at 128 x 128",
     .expects = {{"time_median_s", -30, -3}},
-    .deviation = NULL,
+    .deviation = "time did not fall, also at 128 x 128 against 12 at the same shape (the Hopper run): ptxas's "
+                  "serialised wgmmas in 12 cost less than the idle producer warpgroup here; the freed registers are "
+                  "what 14 to 16 spend (15 keeps P across steps)",
     .target = "sm_90a",
     .stops_at_diagonal = 1,
     .plan = plan,
