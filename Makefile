@@ -60,7 +60,7 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=
 # one MUFU.EX2 instruction (step 07 depends on it).
 NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v -Ivariants -Iharness -MMD -MP
 LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpath,$(CUPTI_LIBDIR) \
-          -lcupti -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
+          -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 
 VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
 # A variant whose descriptor says .target = "sm_90a" (wgmma, setmaxnreg) is

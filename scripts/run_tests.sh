@@ -6,8 +6,21 @@
 # tests on a machine without a GPU), counted as skipped.
 set -u
 passed=0 failed=0 skipped=${SKIPPED:-0} crashed=0
+# The programs run side by side, one per core (they are independent); their
+# outputs are read back in the order given.
+out_dir=$(mktemp -d) || exit 2
+trap 'rm -rf "$out_dir"' EXIT
+jobs=$(nproc 2>/dev/null || echo 2)
+i=0
 for t in "$@"; do
-    out=$("$t" 2>&1); rc=$?
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    { "$t" > "$out_dir/$i.out" 2>&1; echo $? > "$out_dir/$i.rc"; } &
+    i=$((i + 1))
+done
+wait
+i=0
+for t in "$@"; do
+    out=$(cat "$out_dir/$i.out"); rc=$(cat "$out_dir/$i.rc"); i=$((i + 1))
     p=$(printf '%s\n' "$out" | awk '/^\[  PASSED  \] [0-9]+ test/ {n += $4} /^[a-z-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ {n += $2} END {print n + 0}')
     f=$(printf '%s\n' "$out" | awk '/^\[  FAILED  \] [0-9]+ test/ {n += $4} /^[a-z-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$/ {sub(",", "", $4); n += $4} END {print n + 0}')
     s=$(printf '%s\n' "$out" | awk '/^\[  SKIPPED \] [0-9]+ test/ {n += $4} /^[a-z-]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {n += $6} END {print n + 0}')

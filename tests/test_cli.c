@@ -108,8 +108,10 @@ static uint64_t fnv(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
-    for (int c; (c = getc(f)) != EOF;)
-        h = (h ^ (unsigned char)c) * 1099511628211ull;
+    unsigned char buf[65536];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 1099511628211ull;
     fclose(f);
     return h;
 }

@@ -25,12 +25,57 @@
  * Preconditions: head-dim stride 1 (the contract's), batch stride = heads x
  *   head stride for every tensor. The block shape (bm, bn) is ignored.
  * The cuBLAS handle is made in setup (outside every timed region, bound to
- *   the problem's stream) and destroyed in teardown.
+ *   the problem's stream) and destroyed in teardown. cuBLAS itself is loaded
+ *   there too, with dlopen, not linked: every other command of flashstudy then
+ *   starts without mapping its half a gigabyte of libraries, and a machine
+ *   without it skips this row.
  */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <cublas_v2.h>
 #include "common.cuh"
+
+#define FS_XSTR(x) #x
+#define FS_STR(x) FS_XSTR(x)
+
+/* The entry points used, resolved once from libcublas.so.13 (the headers'
+ * macros name the _v2 symbols). */
+static struct {
+    cublasStatus_t (*create)(cublasHandle_t *);
+    cublasStatus_t (*destroy)(cublasHandle_t);
+    cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t);
+    cublasStatus_t (*get_version)(cublasHandle_t, int *);
+    const char *(*status_string)(cublasStatus_t);
+    cublasStatus_t (*gemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+                           const void *, cudaDataType, int, long long, const void *, cudaDataType, int, long long,
+                           const void *, void *, cudaDataType, int, long long, int, cublasComputeType_t,
+                           cublasGemmAlgo_t);
+} cb;
+
+static int load_cublas(char *why, size_t whylen)
+{
+    static const char lib[] = "libcublas.so." FS_STR(CUBLAS_VER_MAJOR);
+    if (cb.gemm)
+        return 0;
+    void *so = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        snprintf(why, whylen, "cuBLAS not found: %s", dlerror());
+        return 1;
+    }
+    *(void **)&cb.create = dlsym(so, "cublasCreate_v2");
+    *(void **)&cb.destroy = dlsym(so, "cublasDestroy_v2");
+    *(void **)&cb.set_stream = dlsym(so, "cublasSetStream_v2");
+    *(void **)&cb.get_version = dlsym(so, "cublasGetVersion_v2");
+    *(void **)&cb.status_string = dlsym(so, "cublasGetStatusString");
+    *(void **)&cb.gemm = dlsym(so, "cublasGemmStridedBatchedEx");
+    if (!cb.create || !cb.destroy || !cb.set_stream || !cb.get_version || !cb.status_string || !cb.gemm) {
+        snprintf(why, whylen, "%s lacks an entry point this peer needs (cublasGemmStridedBatchedEx and others)", lib);
+        cb.gemm = NULL;
+        return 1;
+    }
+    return 0;
+}
 
 /* The one check for cuBLAS calls: names the call, file and line. */
 #define CUBLAS_CHECK(call, fail)                                                          \
@@ -38,7 +83,7 @@
         cublasStatus_t fs_st_ = (call);                                                   \
         if (fs_st_ != CUBLAS_STATUS_SUCCESS) {                                            \
             fprintf(stderr, "flashstudy: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, \
-                    cublasGetStatusString(fs_st_));                                       \
+                    cb.status_string(fs_st_));                                            \
             return fail;                                                                  \
         }                                                                                 \
     } while (0)
@@ -90,16 +135,19 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
 
 static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
+    int rc = load_cublas(why, whylen);
+    if (rc)
+        return rc;
     cublasHandle_t h;
-    cublasStatus_t st = cublasCreate(&h);
-    if (st == CUBLAS_STATUS_SUCCESS && (st = cublasSetStream(h, p->stream)) != CUBLAS_STATUS_SUCCESS)
-        cublasDestroy(h);
+    cublasStatus_t st = cb.create(&h);
+    if (st == CUBLAS_STATUS_SUCCESS && (st = cb.set_stream(h, p->stream)) != CUBLAS_STATUS_SUCCESS)
+        cb.destroy(h);
     if (st != CUBLAS_STATUS_SUCCESS) {
-        snprintf(why, whylen, "cuBLAS: %s", cublasGetStatusString(st));
+        snprintf(why, whylen, "cuBLAS: %s", cb.status_string(st));
         return -1;
     }
     int version = 0;
-    cublasGetVersion(h, &version);
+    cb.get_version(h, &version);
     snprintf(why, whylen, "cuBLAS %d.%d.%d", version / 10000, version / 100 % 100, version % 100);
     p->state = h;
     return 0;
@@ -107,7 +155,7 @@ static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 
 static void teardown(fs_problem *p)
 {
-    cublasDestroy((cublasHandle_t)p->state);
+    cb.destroy((cublasHandle_t)p->state);
     p->state = NULL;
 }
 
@@ -123,12 +171,12 @@ static cudaError_t launch(const fs_problem *p)
      * dimension the row stride, and row-major S is S^T. S^T = K Q^T, then
      * O^T = V^T P^T; batch item x = b*Hkv + hk, query head hk*g + r. */
     for (int r = 0; r < g; r++)
-        CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &p->scale,
-                                                p->k, CUDA_R_16F, (int)p->k_stride[2], p->k_stride[1],
-                                                (const half *)p->q + r * p->q_stride[1], CUDA_R_16F,
-                                                (int)p->q_stride[2], g * p->q_stride[1], &zero, s + r * nn,
-                                                CUDA_R_32F, n, g * nn, batch, CUBLAS_COMPUTE_32F,
-                                                CUBLAS_GEMM_DEFAULT),
+        CUBLAS_CHECK(cb.gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &p->scale,
+                                  p->k, CUDA_R_16F, (int)p->k_stride[2], p->k_stride[1],
+                                  (const half *)p->q + r * p->q_stride[1], CUDA_R_16F,
+                                  (int)p->q_stride[2], g * p->q_stride[1], &zero, s + r * nn,
+                                  CUDA_R_32F, n, g * nn, batch, CUBLAS_COMPUTE_32F,
+                                  CUBLAS_GEMM_DEFAULT),
                      cudaErrorUnknown);
     const long long rows = (long long)scores(p) / n;
     fs_cublas_softmax<<<(unsigned)((rows + WARPS - 1) / WARPS), WARPS * 32, 0, p->stream>>>(s, pm, rows, n,
@@ -137,11 +185,11 @@ static cudaError_t launch(const fs_problem *p)
     if (e != cudaSuccess)
         return e;
     for (int r = 0; r < g; r++)
-        CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one, p->v, CUDA_R_16F,
-                                                (int)p->v_stride[2], p->v_stride[1], pm + r * nn, CUDA_R_16F, n,
-                                                g * nn, &zero, (half *)p->o + r * p->o_stride[1], CUDA_R_16F,
-                                                (int)p->o_stride[2], g * p->o_stride[1], batch,
-                                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        CUBLAS_CHECK(cb.gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one, p->v, CUDA_R_16F,
+                                  (int)p->v_stride[2], p->v_stride[1], pm + r * nn, CUDA_R_16F, n,
+                                  g * nn, &zero, (half *)p->o + r * p->o_stride[1], CUDA_R_16F,
+                                  (int)p->o_stride[2], g * p->o_stride[1], batch,
+                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                      cudaErrorUnknown);
     return cudaGetLastError();
 }
