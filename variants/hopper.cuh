@@ -16,7 +16,6 @@
 #include <cudaTypedefs.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include "common.cuh"
 
 /* Element offset of (r, d) in a swizzled ROWS x D tile. */
