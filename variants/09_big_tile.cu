@@ -168,11 +168,8 @@ __global__ void __launch_bounds__(CONSUMERS * 32 + 32, 1) fs09_attention(fs_prob
     }
 }
 
-/* [BN 64, 128][D 64, 128] */
-static const void *const kernels[2][2] = {{(const void *)fs09_attention<64, 64>, (const void *)fs09_attention<64, 128>},
-                                          {(const void *)fs09_attention<128, 64>, (const void *)fs09_attention<128, 128>}};
-static const size_t smem[2][2] = {{smem_bytes<64, 64>(), smem_bytes<64, 128>()},
-                                  {smem_bytes<128, 64>(), smem_bytes<128, 128>()}};
+static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs09_attention);
+static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
 {

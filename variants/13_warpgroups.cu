@@ -191,11 +191,8 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs13_attentio
     }
 }
 
-/* [BN 64, 128][D 64, 128] */
-static const void *const kernels[2][2] = {{(const void *)fs13_attention<64, 64>, (const void *)fs13_attention<64, 128>},
-                                          {(const void *)fs13_attention<128, 64>, (const void *)fs13_attention<128, 128>}};
-static const size_t smem[2][2] = {{smem_bytes<64, 64>(), smem_bytes<64, 128>()},
-                                  {smem_bytes<128, 64>(), smem_bytes<128, 128>()}};
+static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs13_attention);
+static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
 {
@@ -216,12 +213,6 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     pl->workspace_bytes = 0;
     pl->launches = 1;
     return NULL;
-}
-
-static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
-{
-    int rc = fs_setup_smem(p, pl, why, whylen);
-    return rc ? rc : fs_tma_setup(p, pl->bm, pl->bn, why, whylen);
 }
 
 static cudaError_t launch(const fs_problem *p)
@@ -247,7 +238,7 @@ extern "C" const fs_variant fs_variant_13 = {
     .target = "sm_90a",
     .stops_at_diagonal = 1,
     .plan = plan,
-    .setup = setup,
+    .setup = fs_tma_variant_setup,
     .teardown = fs_tma_teardown,
     .launch = launch,
 };

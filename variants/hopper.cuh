@@ -83,6 +83,13 @@ __device__ __forceinline__ void fs_load_tile_async_sw(half *dst, const half *src
     }
 }
 
+/* Host side. Every big-tile kernel is instantiated for BN in {64, 128} and D
+ * in {64, 128}; the tables are indexed [BN == 128][D == 128]. */
+#define FS_BIG_INSTANCES(k)                                                    \
+    {{(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
+     {(const void *)k<128, 64>, (const void *)k<128, 128>}}
+#define FS_BIG_SMEM(f) {{f<64, 64>(), f<64, 128>()}, {f<128, 64>(), f<128, 128>()}}
+
 /* A 128-byte swizzle repeats every 1024 bytes and is applied to address bits,
  * so swizzled tiles must start on a 1024-byte boundary. */
 #define FS_SW_ALIGN 1024
@@ -211,6 +218,14 @@ static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t 
     }
     p->state = m;
     return 0;
+}
+
+/* The setup of the TMA variants: the shared-memory limit, then the maps of
+ * the plan's block shape. */
+static inline int fs_tma_variant_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+{
+    int rc = fs_setup_smem(p, pl, why, whylen);
+    return rc ? rc : fs_tma_setup(p, pl->bm, pl->bn, why, whylen);
 }
 
 static inline void fs_tma_teardown(fs_problem *p)
