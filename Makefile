@@ -21,7 +21,7 @@
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
 # Variables: ARCHS="80 86 89 90" (compute capabilities to build for),
-# NVCC, CC, RUN_ARGS (extra options for `flashstudy run`), PREFIX, V=1 (show
+# CODE=sm (machine code; compute: PTX alone, finished by the driver), NVCC, CC, RUN_ARGS (extra options for `flashstudy run`), PREFIX, V=1 (show
 # the commands and every kernel's registers, shared memory and spills; they
 # are also in build/**/*.o.ptxas).
 
@@ -37,15 +37,19 @@ PREFIX ?= /usr/local
 REFERENCE_RUN := results/20261201-0740-h200
 
 # make test builds for one architecture: ARCHS when given, else the GPU's
-# here, else sm_90 (the H200's). Every variant is still compiled (the kernels
-# have no architecture-dependent code), at a quarter of the four
-# architectures' time: on two cores nvcc takes some 4 s a file for one
-# architecture and 19 s for four, while PTX for JIT beside sm_90 would cost
-# 8 s. The default build keeps the four, so that `make run` works on any
-# supported GPU with machine code made ahead; $(BUILD)/archs rebuilds the
-# CUDA objects when the architectures change between the two.
-TEST_ARCHS = $(if $(filter-out default file,$(origin ARCHS)),$(ARCHS),$(or $(shell nvidia-smi \
-             --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .),90))
+# here, else compute capability 9.0 (the H200's) as PTX alone. Every variant
+# is still compiled (the kernels have no architecture-dependent code), at a
+# quarter of the four architectures' time. Where no GPU could run it, the
+# machine code is left out (CODE=compute): ptxas is a third of nvcc's time,
+# and the PTX is the driver's to finish on whatever GPU loads it. The
+# default build keeps machine code for the four, so that `make run` works on
+# any supported GPU without waiting for the driver; $(BUILD)/archs rebuilds
+# the CUDA objects when ARCHS or CODE changes between the two.
+GPU_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+TEST_ARCHS = $(if $(filter-out default file,$(origin ARCHS)),$(ARCHS),$(or $(GPU_ARCH),90))
+TEST_CODE = $(if $(filter-out default file,$(origin ARCHS))$(GPU_ARCH),sm,compute)
+# sm: machine code (and its PTX is not kept); compute: PTX alone.
+CODE ?= sm
 
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))
@@ -53,7 +57,7 @@ CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 CUPTI_LIBDIR := $(firstword $(wildcard $(CUPTI_HOME)/lib64/libcupti.so $(CUDA_LIBDIR)/libcupti.so))
 CUPTI_LIBDIR := $(dir $(CUPTI_LIBDIR))
 
-GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
+GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=$(CODE)_$(a))
 INCLUDES := -I. -Icore -Ivariants -Iharness -Imetrics -Ireports -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -MMD -MP $(INCLUDES)
 # -ftz=true flushes fp32 denormals as Triton's kernels do, so that exp2f is
@@ -95,7 +99,7 @@ space := $(subst ,, )
 # What the build found, once (not again in recursive makes).
 ifeq ($(MAKELEVEL),0)
 $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') at $(CUDA_HOME),NOT FOUND (put the CUDA toolkit's bin on PATH)))
-$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt)$(comma) building for sm_$(subst $(space),$(comma) sm_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS)))))
+$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt)$(comma) building for $(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))_$(subst $(space),$(comma) $(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS))))$(if $(filter compute,$(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))), (PTX: no GPU here to run machine code)))
 endif
 
 $(FS): $(LIB_OBJ) $(BUILD)/harness/main.o
@@ -116,7 +120,7 @@ $(BUILD)/archs: FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = '$(GENCODE)' ] || echo '$(GENCODE)' > $@
 
-$(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE := -gencode=arch=compute_90a,code=sm_90a
+$(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE := -gencode=arch=compute_90a,code=$(CODE)_90a
 
 # ptxas's report (registers, shared memory and spills of every kernel) is
 # kept in NAME.o.ptxas and summed up one line a kernel with V=1; warnings are
@@ -168,10 +172,10 @@ test-build: $(FS) $(TESTS) $(GPU_TESTS)
 
 # One closing line for all: the GPU tests that could not run count as skipped.
 test: deps
-	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) ARCHS='$(TEST_ARCHS)' test-build
+	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) test-build
 	+@if nvidia-smi -L >/dev/null 2>&1; then gpu='$(GPU_TESTS)' skip=0; else gpu= skip=$(words $(GPU_TESTS)); \
 	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
-	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(TEST_ARCHS)' SKIPPED=$$skip bash scripts/run_tests.sh \
+	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) SKIPPED=$$skip bash scripts/run_tests.sh \
 	   $(TESTS) tests/results_csv.py tests/install.sh $$gpu
 
 test-gpu: $(FS) $(GPU_TESTS)

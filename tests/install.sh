@@ -3,7 +3,7 @@
 # another working folder: `report` and `plots` of a copy of the reference run
 # named by its bare id, the data files (reports/*.csv, plots/*.gp) found
 # beside the executable. Closes with "install: N passed, N failed".
-# Environment: MAKE, BUILD and ARCHS of the build under test.
+# Environment: MAKE, BUILD, ARCHS and CODE of the build under test.
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
 trap 'rm -rf "$tmp"' EXIT
@@ -24,7 +24,7 @@ said() {    # said WHAT PATTERN: the last command's output has a line matching P
 }
 
 check "make install PREFIX=$tmp/prefix" "${MAKE:-make}" --no-print-directory -C "$root" install \
-    PREFIX="$tmp/prefix" BUILD="${BUILD:-build}" ARCHS="${ARCHS:-90}"
+    PREFIX="$tmp/prefix" BUILD="${BUILD:-build}" ARCHS="${ARCHS:-90}" CODE="${CODE:-sm}"
 check "the installed layout" test -x "$tmp/prefix/bin/flashstudy" -a -f "$tmp/prefix/share/flashstudy/reports/peers.csv" \
     -a -f "$tmp/prefix/share/flashstudy/reports/seed_figures.csv" -a -f "$tmp/prefix/share/flashstudy/plots/common.gp"
 mkdir -p "$tmp/work/results" && cp -r "$root/results/$run" "$tmp/work/results/"
