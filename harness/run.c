@@ -26,7 +26,13 @@
 
 #define TIMING_BATCH 10      /* repetitions between two looks at the statistics */
 #define TIMING_MAX 2000
-#define TIMING_SPREAD_PCT 1.0
+/* Timing stops once the median is known to within this, at 95%: its
+ * standard error is about 1.253 sigma / sqrt(n) and sigma about IQR / 1.349,
+ * so the half-width is 1.82 IQR / sqrt(n). A cold ~40 us kernel has an
+ * interquartile spread of 2 to 5%: asking the spread itself to fall under 1%
+ * ran such variants to TIMING_MAX, most of a study's wall time, for a median
+ * no better known than a few hundred samples give. */
+#define TIMING_PRECISION_PCT 0.5
 #define WARMUP_LAUNCHES 3
 #define WARMUP_S 0.020
 #define CLOCK_DRIFT 0.05
@@ -59,12 +65,16 @@ typedef struct {
     float *samples;
     char dir[2048], csv[2100];
     fs_table results;
-    uint64_t validations;          /* makes every validation's seed fresh */
+    uint64_t shapes;               /* makes every shape's inputs fresh */
+    fs_inputs in;                  /* the shape's inputs and reference, made by */
+    int have_inputs;               /* its first variant that runs, used by all */
     char lost_after[64];           /* the variant after which the context died, or "" */
     int failed;
 } study;
 
-typedef enum { ROW_DONE, ROW_INTERRUPTED } row_outcome;
+/* ROW_HELD: validated and timed, buffers kept for the counters; ROW_RETRY:
+ * no memory while others are held (measure those first, then try again). */
+typedef enum { ROW_DONE, ROW_INTERRUPTED, ROW_HELD, ROW_RETRY } row_outcome;
 
 static double now_s(void)
 {
@@ -276,7 +286,7 @@ static int open_profiler(study *s)
             return 2;
         }
     }
-    s->prof = fs_profiler_open(s->metrics, s->nmetrics, why, sizeof why);
+    s->prof = fs_profiler_open(s->metrics, s->nmetrics, o->nvariants, why, sizeof why);
     if (!s->prof)
         snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: %s", why);
     return 0;
@@ -302,7 +312,8 @@ static int fail_row(study *s, const fs_variant *v, char **row, const char *fmt, 
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     if (context_lost()) {
-        fs_variant_id(v, s->lost_after, sizeof s->lost_after);
+        if (!s->lost_after[0]) /* the first loss names its cause */
+            fs_variant_id(v, s->lost_after, sizeof s->lost_after);
         cell(row, FS_COL_REASON, "%s (the CUDA context is lost)", why);
     } else {
         cell(row, FS_COL_REASON, "%s", why);
@@ -340,7 +351,7 @@ static double quantile(const float *x, int n, double q)
 
 typedef struct {
     int reps;
-    double median, min, spread_pct;
+    double median, min, spread_pct, precision_pct;
 } timing;
 
 static void statistics(study *s, int n, timing *t)
@@ -356,13 +367,14 @@ static void statistics(study *s, int n, timing *t)
     t->median = quantile(sorted, n, 0.5) * 1e-3;
     t->min = sorted[0] * 1e-3;
     t->spread_pct = (quantile(sorted, n, 0.75) - quantile(sorted, n, 0.25)) / quantile(sorted, n, 0.5) * 100;
+    t->precision_pct = 1.82 * t->spread_pct / sqrt(n);
     free(sorted);
 }
 
 /* Warm-up, then batches of repetitions, each between its own event pair (the
- * flush outside them), until --reps samples with a spread under 1%, the time
- * budget, or TIMING_MAX samples. Returns 0, 1 when interrupted, or -1 with
- * why. */
+ * flush outside them), until --reps samples and a median known to
+ * TIMING_PRECISION_PCT, the time budget, or TIMING_MAX samples. Returns 0,
+ * 1 when interrupted, or -1 with why. */
 static int time_variant(study *s, const fs_variant *v, const fs_problem *p, timing *t, char *why, size_t whylen)
 {
     cudaError_t e = cudaSuccess;
@@ -385,7 +397,7 @@ static int time_variant(study *s, const fs_variant *v, const fs_problem *p, timi
             break;
         if (n >= s->o->reps) {
             statistics(s, n, t);
-            if (t->spread_pct < TIMING_SPREAD_PCT || now_s() - start > s->o->time_budget)
+            if (t->precision_pct < TIMING_PRECISION_PCT || now_s() - start > s->o->time_budget)
                 break;
         }
     }
@@ -399,60 +411,84 @@ static int time_variant(study *s, const fs_variant *v, const fs_problem *p, timi
     return 0;
 }
 
+/* A variant validated and timed whose counters are still to be read: its
+ * buffers and setup are kept until one replay session has measured every
+ * such variant of the shape (the passes' start and stop are paid once for
+ * them all). Its row is written at once, status ok, with a note that stays
+ * if the run stops before the counters are read. */
+typedef struct {
+    const fs_variant *v;
+    fs_problem p;
+    timing t;
+    char **row;
+    int held;
+    int table_row;  /* where the row was written while its counters wait */
+} entry;
+
 typedef struct {
     study *s;
-    const fs_variant *v;
-    const fs_problem *p;
-} launch_ctx;
+    entry **e;
+} batch_ctx;
 
-static int launch_once(void *ctx)
+static int launch_call(void *ctx, int i)
 {
-    const launch_ctx *c = ctx;
-    return c->v->launch(c->p) == cudaSuccess ? 0 : -1;
+    const batch_ctx *b = ctx;
+    return b->e[i]->v->launch(&b->e[i]->p) == cudaSuccess ? 0 : -1;
 }
 
-static void flush_before_pass(void *ctx)
+static void flush_before_call(void *ctx, int i)
 {
-    const launch_ctx *c = ctx;
-    flush_l2(c->s, c->p);
+    const batch_ctx *b = ctx;
+    flush_l2(b->s, &b->e[i]->p);
 }
 
-/* Counters of one launch into the metric cells (or the reason into the
- * note). Without the profiler, --no-profile still launches once in the
- * `profile` range, for ncu --nvtx. Returns 0, or -1 with why on a CUDA error. */
-static int profile_variant(study *s, const fs_variant *v, const fs_problem *p, char **row, double *values,
-                           char *why, size_t whylen)
+static void derived(const study *s, const fs_variant *v, const fs_problem *p, const timing *t,
+                    const double *values, int have_values, char **row);
+/* The counters of the k held entries h[0..k), in one measurement, into their
+ * metric cells (or the reason into their notes); each row's profile_s is its
+ * share of the measurement. */
+static void profile_held(study *s, entry **h, int k)
 {
-    launch_ctx ctx = {s, v, p};
-    int rc = 0;
+    char err[600];
+    double *values = calloc((size_t)k * s->nmetrics, sizeof *values);
+    if (!values) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    if (s->lost_after[0]) { /* a later variant of the shape took the context with it */
+        for (int j = 0; j < k; j++) {
+            cell(h[j]->row, FS_COL_STATUS, "failed");
+            cell(h[j]->row, FS_COL_REASON, "counters not read: the CUDA context was lost after variant %s",
+                 s->lost_after);
+        }
+        s->failed = 1;
+        free(values);
+        return;
+    }
+    batch_ctx ctx = {s, h};
     const double t0 = now_s();
     nvtxRangePushA("profile");
-    if (s->prof) {
-        char err[600];
-        cell(row, FS_COL_PROFILE_PASSES, "%d", fs_profiler_passes(s->prof));
-        if (fs_profiler_measure(s->prof, launch_once, s->o->hot ? NULL : flush_before_pass, &ctx, values, err,
-                                sizeof err)) {
-            cell(row, note_col(s), "counters not collected: %s", err);
-            rc = context_lost() ? -1 : 0;
-            snprintf(why, whylen, "profiling: %s", err);
-        } else {
-            for (int i = 0; i < s->nmetrics; i++)
-                cell_num(row, FS_COL_COUNT + i, values[i]);
-        }
-    } else {
-        cell(row, note_col(s), "%s", s->prof_note);
-        cudaError_t e = cudaSuccess;
-        if (s->o->no_profile && (e = flush_l2(s, p)) == cudaSuccess && (e = v->launch(p)) == cudaSuccess)
-            e = cudaStreamSynchronize(p->stream);
-        if (e != cudaSuccess) {
-            snprintf(why, whylen, "profile launch: %s", cudaGetErrorString(e));
-            rc = -1;
-        }
-    }
+    int rc = fs_profiler_measure(s->prof, k, launch_call, s->o->hot ? NULL : flush_before_call, &ctx, values, err,
+                                 sizeof err);
     nvtxRangePop();
-    if (s->prof)
-        cell_num(row, FS_COL_PROFILE_S, now_s() - t0);
-    return rc;
+    const double share = (now_s() - t0) / k;
+    for (int j = 0; j < k; j++) {
+        char **row = h[j]->row;
+        const double *v = values + (size_t)j * s->nmetrics;
+        cell(row, FS_COL_PROFILE_PASSES, "%d", fs_profiler_passes(s->prof));
+        cell_num(row, FS_COL_PROFILE_S, share);
+        free(row[note_col(s)]);
+        row[note_col(s)] = NULL;
+        if (rc)
+            cell(row, note_col(s), "counters not collected: %s", err);
+        else
+            for (int i = 0; i < s->nmetrics; i++)
+                cell_num(row, FS_COL_COUNT + i, v[i]);
+        derived(s, h[j]->v, &h[j]->p, &h[j]->t, v, !rc, row);
+        if (rc && context_lost())
+            fail_row(s, h[j]->v, row, "profiling: %s", err);
+    }
+    free(values);
 }
 
 /* Which resource limits resident blocks first: registers (allocated per warp
@@ -477,17 +513,20 @@ static const char *occupancy_limiter(const fs_device *d, const struct cudaFuncAt
     return names[first];
 }
 
-/* The launch geometry and static resources of the plan's kernel. A library
- * peer's plan has no kernel: these cells stay empty here, for CUPTI's kernel
- * records to fill. Returns 0, or -1 when a CUDA query failed. */
+static int launch_entry(void *ctx)
+{
+    const entry *e = ctx;
+    return e->v->launch(&e->p) == cudaSuccess ? 0 : -1;
+}
+
 /* A library's kernels, from CUPTI's kernel records: the longest one's
  * geometry and resources. Cells stay empty when the records cannot be had. */
-static void library_kernel_cells(study *s, const fs_variant *v, const fs_problem *p, char **row)
+static void library_kernel_cells(const fs_variant *v, const fs_problem *p, char **row)
 {
-    launch_ctx ctx = {s, v, p};
+    const entry one = {.v = v, .p = *p};
     fs_kernel_record rec[16];
     char why[300];
-    const int n = fs_kernel_records(launch_once, &ctx, rec, 16, why, sizeof why);
+    const int n = fs_kernel_records(launch_entry, (void *)&one, rec, 16, why, sizeof why);
     const int k = fs_kernel_longest(rec, n < 16 ? n : 16);
     if (n < 0 || k < 0) {
         fprintf(stderr, "flashstudy: %s: no kernel records: %s\n", v->slug, n < 0 ? why : "no kernel ran");
@@ -507,10 +546,13 @@ static void library_kernel_cells(study *s, const fs_variant *v, const fs_problem
     cell(row, FS_COL_SMEM_DYNAMIC, "%d", r->smem_dynamic);
 }
 
+/* The launch geometry and static resources of the plan's kernel; a library
+ * peer's plan has no kernel: CUPTI's kernel records say. Returns 0, or -1
+ * when a CUDA query failed. */
 static int kernel_cells(study *s, const fs_variant *v, const fs_problem *p, const fs_plan *pl, char **row)
 {
     if (!pl->kernel) {
-        library_kernel_cells(s, v, p, row);
+        library_kernel_cells(v, p, row);
         return 0;
     }
     cell(row, FS_COL_GRID_BLOCKS, "%u", pl->grid.x * pl->grid.y * pl->grid.z);
@@ -551,19 +593,33 @@ static void derived(const study *s, const fs_variant *v, const fs_problem *p, co
     }
 }
 
-/* Validation, timing, profiling, static resources and the model, with the
- * problem allocated. */
-static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_plan *pl, char **row)
+/* Validation, timing, static resources and the model, with the problem
+ * allocated; the counters too when there is no profiler. ROW_HELD: the
+ * counters are still to be read, with the timing in kept. */
+static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_plan *pl, char **row, timing *kept)
 {
     char why[1024];
     fs_compare cmp = {.atol = FS_ATOL, .rtol = FS_RTOL};
     const char *ref_kind = NULL;
 
+    double mark;
+    fs_trace(NULL, &mark);
     nvtxRangePushA("validate");
-    int valid = fs_validate(v, p, s->o->seed + s->validations++, &cmp, &ref_kind, why, sizeof why);
+    /* One reference a shape: drawing the inputs and computing the reference
+     * took most of a variant's time at the seed's size. The output is
+     * poisoned before each variant runs, so none can pass on another's. */
+    if (!s->have_inputs &&
+        fs_inputs_make(&s->in, p, s->o->seed + s->shapes - 1, NULL, why, sizeof why) == 0)
+        s->have_inputs = 1;
+    char label[96];
+    int valid = s->have_inputs ? fs_inputs_check(&s->in, v, p, &cmp, 5, fs_variant_label(v, label, sizeof label), why,
+                                                 sizeof why)
+                               : -1;
     nvtxRangePop();
+    fs_trace("  validate (the shape's reference with the first)", &mark);
     if (valid < 0)
         return fail_row(s, v, row, "%s", why);
+    ref_kind = s->in.ref_kind;
     cell(row, FS_COL_VALIDATED_BY, "%s", ref_kind);
     cell(row, FS_COL_MAX_ABS_ERR, "%.3g", cmp.max_abs_err);
     cell(row, FS_COL_REL_L2_ERR, "%.3g", cmp.rel_l2_err);
@@ -577,9 +633,11 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
         return ROW_INTERRUPTED;
 
     timing t;
+    fs_trace(NULL, &mark);
     nvtxRangePushA("time");
     int timed = time_variant(s, v, p, &t, why, sizeof why);
     nvtxRangePop();
+    fs_trace("  time", &mark);
     if (timed > 0)
         return ROW_INTERRUPTED;
     if (timed < 0)
@@ -591,24 +649,33 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     if (interrupted)
         return ROW_INTERRUPTED;
 
-    double *values = calloc((size_t)s->nmetrics, sizeof *values);
-    if (!values) {
-        fprintf(stderr, "flashstudy: out of memory\n");
-        exit(1);
-    }
-    int profiled = profile_variant(s, v, p, row, values, why, sizeof why);
-    derived(s, v, p, &t, values, s->prof && !row[note_col(s)], row);
-    free(values);
-    if (profiled)
-        return fail_row(s, v, row, "%s", why);
-    if (interrupted)
-        return ROW_INTERRUPTED;
+    derived(s, v, p, &t, NULL, 0, row);
     cell(row, FS_COL_STATUS, "ok");
-    return ROW_DONE;
+    if (s->prof) { /* the counters come with the shape's other variants' */
+        cell(row, note_col(s), "counters not collected: the run stopped before they were read");
+        *kept = t;
+        return ROW_HELD;
+    }
+    /* No counters: --no-profile still launches once in the `profile` range,
+     * for ncu --nvtx. */
+    cell(row, note_col(s), "%s", s->prof_note);
+    cudaError_t e = cudaSuccess;
+    nvtxRangePushA("profile");
+    if (s->o->no_profile && (e = flush_l2(s, p)) == cudaSuccess && (e = v->launch(p)) == cudaSuccess)
+        e = cudaStreamSynchronize(p->stream);
+    nvtxRangePop();
+    if (e != cudaSuccess)
+        return fail_row(s, v, row, "profile launch: %s", cudaGetErrorString(e));
+    return interrupted ? ROW_INTERRUPTED : ROW_DONE;
 }
 
-static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **row)
+/* One variant at shape c into e->row. ROW_HELD leaves e->p allocated and
+ * set up for the counters; may_wait: others are held, so that no memory
+ * means ROW_RETRY rather than a skipped row. */
+static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
 {
+    const fs_variant *v = e->v;
+    char **row = e->row;
     const fs_options *o = s->o;
     char id[64];
     cell(row, FS_COL_VARIANT, "%s", fs_variant_id(v, id, sizeof id));
@@ -629,6 +696,7 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
 
     fs_problem p;
     fs_plan pl = {0};
+    e->held = 0;
     fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
     const char *refusal = v->plan(&p, &pl);
     char why[512];
@@ -646,12 +714,15 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
         return skip_row(row, refusal);
     size_t taken;
     if (fs_problem_alloc(&p, pl.workspace_bytes, &taken, why, sizeof why))
-        return skip_row(row, why);
+        return may_wait ? ROW_RETRY : skip_row(row, why);
     cell(row, FS_COL_PEAK_MEM, "%zu", taken);
 
     /* Plans, handles and function attributes, outside every timed region. */
     why[0] = '\0';
+    double mark;
+    fs_trace(NULL, &mark);
     int outcome, set = fs_variant_setup(v, &p, why, sizeof why);
+    fs_trace("  setup", &mark);
     if (!set && why[0]) /* a peer says which library it runs */
         cell(row, FS_COL_LIBRARY, "%s", why);
     if (set > 0) {
@@ -661,8 +732,13 @@ static int run_variant(study *s, const fs_shape *c, const fs_variant *v, char **
     } else {
         char range[96];
         nvtxRangePushA(fs_variant_label(v, range, sizeof range));
-        outcome = measure(s, v, &p, &pl, row);
+        outcome = measure(s, v, &p, &pl, row, &e->t);
         nvtxRangePop();
+        if (outcome == ROW_HELD) {
+            e->p = p;
+            e->held = 1;
+            return ROW_HELD;
+        }
         fs_variant_teardown(v, &p);
     }
     fs_problem_free(&p);
@@ -693,55 +769,130 @@ static int commit_table(study *s)
     return 0;
 }
 
-/* Adds the row (cells freed) and rewrites results.csv. */
-static int commit_row(study *s, char **row)
+static void clear_row(study *s, char **row)
 {
-    fs_table_add(&s->results, (const char *const *)row);
     for (int c = 0; c < s->results.ncols; c++) {
         free(row[c]);
         row[c] = NULL;
     }
-    return commit_table(s);
 }
 
-/* Every combination of the size lists, seq varying fastest. Returns 0, 1
+static void release(entry *e)
+{
+    if (e->held) {
+        fs_variant_teardown(e->v, &e->p);
+        fs_problem_free(&e->p);
+        e->held = 0;
+    }
+}
+
+/* The counters of the held entries of e[0..n) into their rows, written
+ * again; their buffers freed. Returns 0, or -1 when results.csv cannot be
+ * written. */
+static int finish_batch(study *s, entry *e, int n)
+{
+    entry **h = malloc((size_t)(n ? n : 1) * sizeof *h);
+    if (!h) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (e[i].held)
+            h[k++] = &e[i];
+    if (k)
+        profile_held(s, h, k);
+    for (int j = 0; j < k; j++) {
+        release(h[j]);
+        fs_table_set_row(&s->results, h[j]->table_row, (const char *const *)h[j]->row);
+        clear_row(s, h[j]->row);
+    }
+    free(h);
+    return k ? commit_table(s) : 0;
+}
+
+/* Every combination of the size lists, seq varying fastest. A shape's
+ * variants are validated and timed one by one, each row written at once,
+ * and their counters read together at the end of the shape. Returns 0, 1
  * when interrupted, or -1 when results.csv cannot be written. */
 static int study_loop(study *s)
 {
     const fs_options *o = s->o;
-    char **row = calloc((size_t)s->results.ncols, sizeof *row);
-    if (!row) {
+    entry *e = calloc((size_t)o->nvariants, sizeof *e);
+    if (!e) {
         fprintf(stderr, "flashstudy: out of memory\n");
         exit(1);
     }
-    int rc = 0;
+    for (int i = 0; i < o->nvariants; i++)
+        if (!(e[i].row = calloc((size_t)s->results.ncols, sizeof *e[i].row))) {
+            fprintf(stderr, "flashstudy: out of memory\n");
+            exit(1);
+        }
+    int rc = 0, n = 0;
     for (int b = 0; b < o->batch.n; b++)
     for (int hq = 0; hq < o->heads_q.n; hq++)
     for (int hkv = 0; hkv < o->heads_kv.n; hkv++)
     for (int d = 0; d < o->head_dim.n; d++)
     for (int t = 0; t < o->bm.n; t++)
-    for (int n = 0; n < o->seq.n; n++) {
-        const fs_shape c = {.batch = o->batch.v[b], .seq = o->seq.v[n], .heads_q = o->heads_q.v[hq],
+    for (int q = 0; q < o->seq.n; q++) {
+        const fs_shape c = {.batch = o->batch.v[b], .seq = o->seq.v[q], .heads_q = o->heads_q.v[hq],
                             .heads_kv = o->heads_kv.v[hkv], .head_dim = o->head_dim.v[d], .causal = o->causal,
                             .bm = o->bm.v[t], .bn = o->bn.v[t]};
         printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s %dx%d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
                c.head_dim, c.causal ? "causal" : "non-causal", c.bm, c.bn, o->hot ? "hot" : "cold");
-        for (int i = 0; i < o->nvariants; i++) {
-            if (interrupted || run_variant(s, &c, o->variants[i], row) == ROW_INTERRUPTED) {
+        /* e[0..n): this shape's variants whose counters may wait. */
+        n = 0;
+        if (s->have_inputs)
+            fs_inputs_free(&s->in);
+        s->have_inputs = 0;
+        s->shapes++;
+        for (int i = 0; i < o->nvariants && rc == 0; i++) {
+            if (interrupted) {
                 rc = 1;
-                goto done;
+                break;
             }
-            progress(s, o->variants[i], row);
-            if (commit_row(s, row)) {
+            e[n].v = o->variants[i];
+            int r = run_variant(s, &c, &e[n], n > 0);
+            if (r == ROW_RETRY) { /* no memory: the held ones first, then this one alone */
+                clear_row(s, e[n].row);
+                if (finish_batch(s, e, n)) {
+                    rc = -1;
+                    break;
+                }
+                e[0].v = o->variants[i];
+                n = 0;
+                r = run_variant(s, &c, &e[0], 0);
+            }
+            if (r == ROW_INTERRUPTED) {
+                rc = 1;
+                break;
+            }
+            progress(s, o->variants[i], e[n].row);
+            e[n].table_row = s->results.nrows;
+            fs_table_add(&s->results, (const char *const *)e[n].row);
+            if (commit_table(s))
                 rc = -1;
-                goto done;
-            }
+            if (e[n].held)
+                n++;
+            else
+                clear_row(s, e[n].row);
         }
+        if (rc || finish_batch(s, e, n)) {
+            rc = rc ? rc : -1;
+            goto done;
+        }
+        n = 0;
     }
-done:
-    for (int col = 0; col < s->results.ncols; col++)
-        free(row[col]);
-    free(row);
+done: /* interrupted: the rows waiting for counters keep their note */
+    if (s->have_inputs)
+        fs_inputs_free(&s->in);
+    for (int i = 0; i < o->nvariants; i++) {
+        if (i < n)
+            release(&e[i]);
+        clear_row(s, e[i].row);
+        free(e[i].row);
+    }
+    free(e);
     return rc;
 }
 

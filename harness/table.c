@@ -61,6 +61,15 @@ void fs_table_add(fs_table *t, const char *const *cells)
     t->nrows++;
 }
 
+void fs_table_set_row(fs_table *t, int r, const char *const *cells)
+{
+    char **row = t->cells + (size_t)r * t->ncols;
+    for (int c = 0; c < t->ncols; c++) {
+        free(row[c]);
+        row[c] = xstrdup(cells[c] ? cells[c] : "");
+    }
+}
+
 int fs_table_col(const fs_table *t, const char *name)
 {
     for (int c = 0; c < t->ncols; c++)

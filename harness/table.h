@@ -22,6 +22,8 @@ void fs_table_init(fs_table *t, int ncols, const char *const *header);
 void fs_table_free(fs_table *t);
 /* Appends a row of ncols cells (copied). */
 void fs_table_add(fs_table *t, const char *const *cells);
+/* Replaces row r's cells (copied); r < nrows. */
+void fs_table_set_row(fs_table *t, int r, const char *const *cells);
 int fs_table_col(const fs_table *t, const char *name);           /* -1 if absent */
 const char *fs_table_get(const fs_table *t, int row, const char *col); /* NULL if no such column */
 /* The cell as a number; NAN when empty, not a number or not finite (inf, 1e400). */

@@ -261,17 +261,3 @@ void fs_inputs_free(fs_inputs *in)
     free(in->ref);
     memset(in, 0, sizeof *in);
 }
-
-int fs_validate(const fs_variant *v, const fs_problem *p, uint64_t seed, fs_compare *c,
-                const char **ref_kind, char *why, size_t whylen)
-{
-    fs_inputs in;
-    if (fs_inputs_make(&in, p, seed, NULL, why, whylen))
-        return -1;
-    *ref_kind = in.ref_kind;
-    char label[96];
-    fs_variant_label(v, label, sizeof label);
-    int rc = fs_inputs_check(&in, v, p, c, 5, label, why, whylen);
-    fs_inputs_free(&in);
-    return rc;
-}

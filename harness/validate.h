@@ -31,18 +31,12 @@ void fs_variant_teardown(const fs_variant *v, fs_problem *p);
 int fs_problem_alloc(fs_problem *p, size_t workspace_bytes, size_t *taken, char *why, size_t whylen);
 void fs_problem_free(fs_problem *p);
 
-/* Fresh random q, k, v from seed, o poisoned (NaN) so that an unwritten element
- * fails; one run of v; every element compared with the reference: the CPU one
- * in double when B*Hq*N*N*D <= FS_CPU_REF_MAX_MACS, else the fp32 GPU kernel.
- * *ref_kind gets "cpu" or "gpu"; c gets tolerances FS_ATOL and FS_RTOL and
- * the errors. Returns 1 when all pass, 0 on mismatch (why says how many), -1
- * when CUDA failed (why says which step; stderr names the call). */
+/* Validation: random q, k, v from a seed, and the reference: the CPU one in
+ * double when B*Hq*N*N*D <= FS_CPU_REF_MAX_MACS, else the fp32 GPU kernel;
+ * then any number of variants checked against it (a study checks a shape's
+ * variants against one reference, and so do the GPU tests). The inputs and
+ * reference stay on the host. */
 #define FS_CPU_REF_MAX_MACS (1ull << 28)
-int fs_validate(const fs_variant *v, const fs_problem *p, uint64_t seed, fs_compare *c,
-                const char **ref_kind, char *why, size_t whylen);
-
-/* fs_validate in its parts, for checking several variants against one
- * reference (the GPU tests do): the inputs and reference stay on the host. */
 typedef struct {
     uint16_t *q, *k, *v;      /* host copies, laid out as the problem's strides say */
     double *ref;              /* contiguous [batch][heads_q][seq][head_dim] */
@@ -54,9 +48,11 @@ typedef struct {
  * reference reads its buffers). Returns 0, or -1 with a sentence in why. */
 int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char *kind,
                    char *why, size_t whylen);
-/* Copies the inputs into p's buffers, poisons o, runs v once and compares
- * every element, showing the first `show` mismatches under label. Returns as
- * fs_validate. */
+/* Copies the inputs into p's buffers, poisons o (NaN) so that an unwritten
+ * element fails, runs v once and compares every element, showing the first
+ * `show` mismatches under label; c gets tolerances FS_ATOL and FS_RTOL and
+ * the errors. Returns 1 when all pass, 0 on mismatch (why says how many), -1
+ * when CUDA failed (why says which step; stderr names the call). */
 int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, fs_compare *c,
                     int show, const char *label, char *why, size_t whylen);
 void fs_inputs_free(fs_inputs *in);

@@ -24,7 +24,7 @@
 
 struct fs_profiler {
     const fs_metric *rows;              /* the caller's table */
-    int nrows, count, passes, initialized;
+    int nrows, count, passes, initialized, max_calls;
     int *slot;                          /* row -> index into names, or -1 when computed */
     const char **names;                 /* the collected rows' names, owned copies */
     double *collected;                  /* their values, in names' order */
@@ -291,14 +291,14 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = p->ctx};
     CUPTI_CHECK(cuptiRangeProfilerEnable(&enable), why, len);
     p->range = enable.pRangeProfilerObject;
-    /* One range per measurement: the image is reset before each. */
+    /* One range per call of a measurement: the image is reset before each. */
     CUpti_RangeProfiler_GetCounterDataSize_Params data = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
         .pRangeProfilerObject = p->range,
         .pMetricNames = p->names,
         .numMetrics = (size_t)p->count,
-        .maxNumOfRanges = 1,
-        .maxNumRangeTreeNodes = 1};
+        .maxNumOfRanges = (size_t)p->max_calls,
+        .maxNumRangeTreeNodes = (size_t)p->max_calls};
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
     p->counter_data_size = data.counterDataSize;
     if (!(p->counter_data = malloc(p->counter_data_size)))
@@ -307,21 +307,22 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     return 0;
 }
 
-fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, char *why, size_t whylen)
+fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, int max_calls, char *why, size_t whylen)
 {
     const char *forced = getenv("FLASHSTUDY_PROFILER_FAIL");
     if (forced) {
         fs_fail(why, whylen, "%s", *forced ? forced : "FLASHSTUDY_PROFILER_FAIL is set");
         return NULL;
     }
-    if (count < 1) {
-        fs_fail(why, whylen, "no metrics to profile");
+    if (count < 1 || max_calls < 1) {
+        fs_fail(why, whylen, count < 1 ? "no metrics to profile" : "no calls to profile");
         return NULL;
     }
     fs_profiler *p = calloc(1, sizeof *p);
     if (p) {
         p->rows = metrics;
         p->nrows = count;
+        p->max_calls = max_calls;
         p->names = calloc((size_t)count, sizeof *p->names);
         p->slot = calloc((size_t)count, sizeof *p->slot);
         p->collected = calloc((size_t)count, sizeof *p->collected);
@@ -340,46 +341,51 @@ fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, char *why, si
 
 int fs_profiler_passes(const fs_profiler *p) { return p->passes; }
 
-/* Push, run, pop: the range holds exactly the launches of one run(). */
-static int ranged_run(fs_profiler *p, int (*run)(void *), void *ctx, int pass, char *why, size_t len)
+/* Push, run, pop: the range holds exactly the launches of one call. */
+static int ranged_run(fs_profiler *p, int (*run)(void *, int), void *ctx, int call, int pass, char *why, size_t len)
 {
+    char name[32]; /* one name a range, so that none can be taken for another */
+    snprintf(name, sizeof name, "flashstudy %d", call + 1);
     CUpti_RangeProfiler_PushRange_Params push = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE,
                                                  .pRangeProfilerObject = p->range,
-                                                 .pRangeName = "flashstudy"};
+                                                 .pRangeName = name};
     CUPTI_CHECK(cuptiRangeProfilerPushRange(&push), why, len);
-    int rc = run(ctx);
+    int rc = run(ctx, call);
     CUpti_RangeProfiler_PopRange_Params pop = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE,
                                                .pRangeProfilerObject = p->range};
     CUPTI_CHECK(cuptiRangeProfilerPopRange(&pop), why, len);
-    return rc == 0 ? 0 : fs_fail(why, len, "the profiled call failed in replay pass %d", pass + 1);
+    return rc == 0 ? 0 : fs_fail(why, len, "profiled call %d failed in replay pass %d", call + 1, pass + 1);
 }
 
-/* One replay pass. prepare() runs to completion first, so that no flush
- * traffic reaches the range and every pass starts from the same L2 state:
- * the hit and miss counts come from different passes. Stop runs whatever
- * happened after Start, so that a failed pass leaves the profiler ready for
- * the next measurement. */
-static int one_pass(fs_profiler *p, int (*run)(void *), void (*prepare)(void *), void *ctx, int pass, int *submitted,
-                    char *why, size_t len)
+/* One replay pass over the n calls. Each prepare() runs to completion first,
+ * so that no flush traffic reaches a range and every call starts from the
+ * same L2 state in every pass: the hit and miss counts come from different
+ * passes. Stop runs whatever happened after Start, so that a failed pass
+ * leaves the profiler ready for the next measurement. */
+static int one_pass(fs_profiler *p, int n, int (*run)(void *, int), void (*prepare)(void *, int), void *ctx,
+                    int pass, int *submitted, char *why, size_t len)
 {
     double mark;
     char what[64];
     fs_trace(NULL, &mark);
-    if (prepare) {
-        prepare(ctx);
-        cudaError_t e = cudaDeviceSynchronize();
-        if (e != cudaSuccess)
-            return fs_fail(why, len, "the L2 flush before replay pass %d failed: %s", pass + 1, cudaGetErrorString(e));
-        snprintf(what, sizeof what, "  pass %d: prepare (L2 flush, synchronised)", pass + 1);
-        fs_trace(what, &mark);
-    }
     CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                               .pRangeProfilerObject = p->range};
     CUPTI_CHECK(cuptiRangeProfilerStart(&start), why, len);
     snprintf(what, sizeof what, "  pass %d: cuptiRangeProfilerStart", pass + 1);
     fs_trace(what, &mark);
-    int rc = ranged_run(p, run, ctx, pass, why, len);
-    snprintf(what, sizeof what, "  pass %d: push range, launch, pop range", pass + 1);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        if (prepare) {
+            prepare(ctx, i);
+            cudaError_t e = cudaDeviceSynchronize();
+            if (e != cudaSuccess)
+                rc = fs_fail(why, len, "the L2 flush before call %d of replay pass %d failed: %s", i + 1, pass + 1,
+                             cudaGetErrorString(e));
+        }
+        if (!rc)
+            rc = ranged_run(p, run, ctx, i, pass, why, len);
+    }
+    snprintf(what, sizeof what, "  pass %d: %d x (prepare, push, launch, pop)", pass + 1, n);
     fs_trace(what, &mark);
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                             .pRangeProfilerObject = p->range};
@@ -394,9 +400,12 @@ static int one_pass(fs_profiler *p, int (*run)(void *), void (*prepare)(void *),
     return 0;
 }
 
-int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
-                        double *values, char *why, size_t whylen)
+int fs_profiler_measure(fs_profiler *p, int n, int (*run)(void *ctx, int i), void (*prepare)(void *ctx, int i),
+                        void *ctx, double *values, char *why, size_t whylen)
 {
+    if (n < 1 || n > p->max_calls)
+        return fs_fail(why, whylen, "%d calls to profile in one measurement; the profiler was opened for 1 to %d", n,
+                       p->max_calls);
     double mark, begin;
     fs_trace(NULL, &mark);
     begin = mark;
@@ -414,7 +423,7 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
                                                    .pCounterDataImage = p->counter_data,
                                                    .range = CUPTI_UserRange,
                                                    .replayMode = CUPTI_UserReplay,
-                                                   .maxRangesPerPass = 1,
+                                                   .maxRangesPerPass = (size_t)n,
                                                    .numNestingLevels = 1,
                                                    .minNestingLevel = 1,
                                                    .passIndex = 0,
@@ -427,7 +436,7 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
         /* CUPTI said how many passes it needs; more means something is off. */
         if (pass > 2 * p->passes)
             return fs_fail(why, whylen, "CUPTI still wants passes after %d (it announced %d)", pass, p->passes);
-        if (one_pass(p, run, prepare, ctx, pass, &submitted, why, whylen) != 0)
+        if (one_pass(p, n, run, prepare, ctx, pass, &submitted, why, whylen) != 0)
             return -1;
     }
     fs_trace(NULL, &mark);
@@ -447,22 +456,26 @@ int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(v
         .pCounterDataImage = p->counter_data,
         .counterDataImageSize = p->counter_data_size};
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), why, whylen);
-    if (info.numTotalRanges != 1)
-        return fs_fail(why, whylen, "CUPTI recorded %zu ranges for one profiled call, not 1 (did it launch a kernel?)",
-                    info.numTotalRanges);
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {
-        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
-        .pHostObject = p->host,
-        .pCounterDataImage = p->counter_data,
-        .counterDataImageSize = p->counter_data_size,
-        .rangeIndex = 0,
-        .ppMetricNames = p->names,
-        .numMetrics = (size_t)p->count,
-        .pMetricValues = p->collected};
-    CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval), why, whylen);
-    for (int i = 0; i < p->nrows; i++)
-        values[i] = p->slot[i] >= 0 ? p->collected[p->slot[i]] : 0;
-    fs_metrics_derive(p->rows, p->nrows, values);
+    if (info.numTotalRanges != (size_t)n)
+        return fs_fail(why, whylen, "CUPTI recorded %zu ranges for %d profiled calls (did each launch a kernel?)",
+                       info.numTotalRanges, n);
+    for (int c = 0; c < n; c++) {
+        /* Ranges are numbered in the order they were pushed. */
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
+            .pHostObject = p->host,
+            .pCounterDataImage = p->counter_data,
+            .counterDataImageSize = p->counter_data_size,
+            .rangeIndex = (size_t)c,
+            .ppMetricNames = p->names,
+            .numMetrics = (size_t)p->count,
+            .pMetricValues = p->collected};
+        CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval), why, whylen);
+        double *v = values + (size_t)c * p->nrows;
+        for (int i = 0; i < p->nrows; i++)
+            v[i] = p->slot[i] >= 0 ? p->collected[p->slot[i]] : 0;
+        fs_metrics_derive(p->rows, p->nrows, v);
+    }
     fs_trace("measure: counter data info, evaluate", &mark);
     fs_trace("measure: total", &begin);
     return 0;

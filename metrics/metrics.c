@@ -32,9 +32,17 @@ const fs_metric fs_metrics_default[] = {
     ROW("lts__t_sectors_srcunit_tex_op_write.sum", "l2_write_sectors", "sectors",
      "32-byte L2 sectors written by the SMs (global stores)"),
     ROW("smsp__inst_executed.sum", "warp_inst", "inst", "warp instructions executed"),
-    ROW("smsp__sass_thread_inst_executed.sum", "thread_inst", "inst",
+    /* The hardware's counts of these two, not SASS instrumentation's. With
+     * smsp__sass_thread_inst_executed every instruction of the kernel was
+     * patched: the instrumented replay pass took 4 times as long, and the
+     * instrumented kernel ran slowly enough to change what it counted: the
+     * producer warps' wait loops of 06 to 09 spin more, so the SASS counts
+     * were 15 to 17% (instructions) and up to 5.3x (branches) above the hardware's
+     * (H200, 2026-12-01). The sass_ rows left (branch targets, FP32 op
+     * counts) patch branches and FP32 instructions only. */
+    ROW("smsp__thread_inst_executed.sum", "thread_inst", "inst",
      "thread instructions executed (a warp instruction counts once per active thread)"),
-    ROW("smsp__sass_inst_executed_op_branch.sum", "branch_inst", "inst", "warp-level branch instructions executed"),
+    ROW("smsp__inst_executed_op_branch.sum", "branch_inst", "inst", "warp-level branch instructions executed"),
     ROW("smsp__sass_average_branch_targets_threads_uniform.pct", "branch_uniform_pct", "pct",
      "branch efficiency: branches where every active thread took the same target"),
     ROW("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy_pct", "pct",

@@ -45,7 +45,8 @@ typedef struct fs_profiler fs_profiler;
 
 /* Opens the Range Profiler on the current CUDA device (the runtime's primary
  * context) for the `count` rows of a metric table (copied), collecting every
- * row that is not computed from others. Unknown names are rejected here, before any
+ * row that is not computed from others, for up to max_calls calls a
+ * measurement. Unknown names are rejected here, before any
  * kernel runs, with the nearest valid names. On failure returns NULL and
  * writes one sentence to why that names the cause and the fix (no permission,
  * MIG, vGPU, another profiler attached, unknown metric). The metric names are
@@ -54,15 +55,18 @@ typedef struct fs_profiler fs_profiler;
  * no-counters path can be exercised on any machine. With the environment
  * variable FLASHSTUDY_PROFILE_TRACE set, opening and every measurement print
  * where their time went (per call and per replay pass) to stderr. */
-fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, char *why, size_t whylen);
+fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, int max_calls, char *why, size_t whylen);
 int fs_profiler_passes(const fs_profiler *p);
 
-/* Measures one call of run(ctx) (which may launch several kernels; their
- * counters are summed into one range). Before every replay pass it calls
- * prepare(ctx) outside the range (the L2 flush in cold mode; may be NULL).
- * values[i] gets row i of the table, computed rows included. Returns 0, or
- * -1 with a sentence in why. */
-int fs_profiler_measure(fs_profiler *p, int (*run)(void *ctx), void (*prepare)(void *ctx),
+/* Measures calls run(ctx, 0) .. run(ctx, n - 1), n <= max_calls, each in its
+ * own range (a call may launch several kernels; their counters are summed
+ * into its range), all in one replay session: every replay pass runs the n
+ * calls in order. The passes' start and stop, tens of milliseconds in the
+ * first passes, are paid once for the n. Before each call in each pass it
+ * calls prepare(ctx, i) outside the ranges (the L2 flush in cold mode; may
+ * be NULL). values[i * count + k] gets row k of the table for call i,
+ * computed rows included. Returns 0, or -1 with a sentence in why. */
+int fs_profiler_measure(fs_profiler *p, int n, int (*run)(void *ctx, int i), void (*prepare)(void *ctx, int i),
                         void *ctx, double *values, char *why, size_t whylen);
 void fs_profiler_close(fs_profiler *p);
 

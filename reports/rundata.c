@@ -32,7 +32,7 @@ const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_SMEM] = {"smem_per_block", "shared memory (kB)", 1, 1e-3, {"smem_static_bytes", "smem_dynamic_bytes"}},
     [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}},
     [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}},
-    [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__sass_inst_executed_op_branch.sum"}},
+    [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__inst_executed_op_branch.sum"}},
     [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}},
     [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MB)", 1, 1e-6, {"peak_mem_bytes"}},
 };

@@ -4,8 +4,12 @@
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu run wall trace tiles sweep hopper torch cudnn919 sanitize
-#          sanitize-new crosscheck
+#   steps: build test-gpu faults run wall trace sass-cost tiles sweep hopper torch
+#          cudnn919 sanitize sanitize-new crosscheck
+# faults: the study loop's fault scenarios alone (test-gpu runs them too).
+# sass-cost: the default study with the two SASS-instrumented counters that
+# have hardware twins added back, to see what instrumenting every
+# instruction costs the counters' replay.
 # hopper: the steps beyond the log beside the cuDNN peer at the shapes their
 # targets name; torch and cudnn919 are cross-checks that need PyTorch
 # (PyTorch's own backends, and our cuDNN row on the cuDNN PyTorch carries).
@@ -44,6 +48,7 @@ for s in $steps; do
     case $s in
     build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
+    faults)     step faults 200 build/tests/gpu_faults ;;
     run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
@@ -55,6 +60,8 @@ for s in $steps; do
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    sass-cost)  step sass-cost 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-sass-cost" \
+                    --metrics smsp__sass_thread_inst_executed.sum,smsp__sass_inst_executed_op_branch.sum ;;
     trace)      step trace 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-trace"
                 step trace-4096 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --seq 4096 --out "results/$stamp-$gpu-trace-4096" ;;
     # Six configurations under ncu cost about 8 s per variant each: the

@@ -186,7 +186,7 @@ static void fail_hook_gives_its_reason(void **state)
 {
     char why[256] = "";
     assert_int_equal(setenv("FLASHSTUDY_PROFILER_FAIL", "counters off for this test", 1), 0);
-    fs_profiler *p = fs_profiler_open(fs_metrics_default, fs_metrics_default_count, why, sizeof why);
+    fs_profiler *p = fs_profiler_open(fs_metrics_default, fs_metrics_default_count, 1, why, sizeof why);
     unsetenv("FLASHSTUDY_PROFILER_FAIL");
     assert_null(p);
     assert_string_equal(why, "counters off for this test");
