@@ -59,6 +59,7 @@ typedef struct {
     int m_read, m_write;           /* indices of the DRAM metrics, -1 if absent */
     fs_profiler *prof;
     char prof_note[600];           /* why there are no counters, for every row */
+    char sass_note[600];           /* why there is no sass.txt */
     void *flush;                   /* 2 x L2, written before every cold repetition */
     size_t flush_bytes;
     cudaEvent_t events[2 * TIMING_BATCH];
@@ -913,6 +914,32 @@ static void results_table(study *s)
     free(header);
 }
 
+/* sass.txt: the machine code of the kernel instances the run's steps
+ * launched (the rows that got as far as a launch). Returns 0, or -1 with
+ * s->sass_note. */
+static int write_sass(study *s)
+{
+    const fs_table *t = &s->results;
+    fss_instance *inst = calloc((size_t)(t->nrows ? t->nrows : 1), sizeof *inst);
+    if (!inst) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    int n = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        const fs_variant *v = fs_variant_find(fs_table_get(t, r, "variant"));
+        if (v && v->kind == FS_STEP && strcmp(fs_table_get(t, r, "status"), "skipped") &&
+            fs_table_num(t, r, "bn_run") > 0)
+            inst[n++] = (fss_instance){v->number, (int)fs_table_num(t, r, "bn_run"),
+                                       (int)fs_table_num(t, r, "head_dim")};
+    }
+    char path[2200];
+    snprintf(path, sizeof path, "%s/sass.txt", s->dir);
+    int rc = n ? fs_sass_write(path, NULL, inst, n, s->dev.cc, s->sass_note, sizeof s->sass_note) : 0;
+    free(inst);
+    return rc;
+}
+
 /* Ceilings, the flush buffer and the timing events. */
 static int prepare_device(study *s)
 {
@@ -978,11 +1005,7 @@ int fs_study(const fs_options *o, int argc, char **argv)
     info.start_ok = !fs_clocks_read(&s.dev, &info.start, why, sizeof why);
     if (!info.start_ok)
         add_note(&info, why);
-    char sass[2200];
-    snprintf(sass, sizeof sass, "%s/sass.txt", s.dir);
-    if (fs_sass_write(sass, NULL, o, s.dev.cc, why, sizeof why))
-        add_note(&info, why);
-    fs_trace("start: clocks, sass.txt", &mark);
+    fs_trace("start: clocks", &mark);
     if (s.prof_note[0])
         add_note(&info, s.prof_note);
     if (write_device_csv(&s, &info))
@@ -999,6 +1022,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
         fprintf(stderr, "flashstudy: warning: the SM clock moved from %u MHz to %u MHz during the run (more than "
                         "5%%): times of early and late variants may not compare\n",
                 info.start.sm_mhz, info.end.sm_mhz);
+    if (write_sass(&s))
+        add_note(&info, s.sass_note);
     int device_failed = write_device_csv(&s, &info);
     if (!s.prof && !o->no_profile)
         fprintf(stderr, "flashstudy: no hardware counters in this run: %s\n", s.prof_note);

@@ -735,9 +735,16 @@ static void sass_section(FILE *f, const fsr_run *r)
     snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
     snprintf(path, sizeof path, "%s/sass.txt", r->dir);
     fprintf(f, "## Static instruction mix (%s)\n\n", arch);
+    /* The instance each step of the primary configuration ran. */
+    fss_instance inst[MAX_MIX];
+    int rows[MAX_MIX], ninst = 0, nrows = fsr_rows(r, r->primary, rows, MAX_MIX);
+    for (int i = 0; i < nrows && ninst < MAX_MIX; i++) {
+        const double bn = fs_table_num(&r->res, rows[i], "bn_run");
+        if (fsr_number(r, rows[i]) >= 0 && bn > 0)
+            inst[ninst++] = (fss_instance){fsr_number(r, rows[i]), (int)bn, r->cfgs[r->primary].head_dim};
+    }
     fss_mix mix[MAX_MIX];
-    int n = fss_read(path, arch, r->cfgs[r->primary].bm, r->cfgs[r->primary].head_dim, mix, MAX_MIX, archs,
-                     sizeof archs);
+    int n = fss_read(path, arch, inst, ninst, mix, MAX_MIX, archs, sizeof archs);
     if (n < 0) {
         fprintf(f, "No sass.txt in this run folder: no instruction mix (a run cuts it from the "
                    "per-variant dumps that `make` writes when cuobjdump is on PATH).\n\n");
@@ -749,9 +756,9 @@ static void sass_section(FILE *f, const fsr_run *r)
         return;
     }
     fprintf(f, "Instructions in the machine code (static counts, not executed counts) of each variant's "
-               "kernels for %s; of a kernel template, the instance for BM = BN = %d and head dim %d. Integer: IMAD, "
-               "IADD3, LEA, SHF, LOP3, ISETP, SEL, PRMT and their uniform forms; MMA: HMMA and HGMMA.\n\n",
-            arch, r->cfgs[r->primary].bm, r->cfgs[r->primary].head_dim);
+               "kernels for %s; of a kernel template, the instance the step ran (its `bn_run`, head dim %d). Integer: "
+               "IMAD, IADD3, LEA, SHF, LOP3, ISETP, SEL, PRMT and their uniform forms; MMA: HMMA and HGMMA.\n\n",
+            arch, r->cfgs[r->primary].head_dim);
     const char *h[2 + FSS_COUNT] = {"variant", "kernels"};
     for (int c = 0; c < FSS_COUNT; c++)
         h[2 + c] = fss_names[c];

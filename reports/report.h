@@ -25,13 +25,20 @@ void fs_variants_markdown(FILE *f);
  * configuration). scripts/readme_tables.sh puts them into README.md. */
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
 
+/* A kernel instance a run launched: a step's number, the block's BN and the
+ * head dimension (the steps' templates are <BN, D>, the naive one's <D>). */
+typedef struct {
+    int variant, bn, head_dim;
+} fss_instance;
+
 /* The run's sass.txt: from the machine code that `make` dumps per variant
  * object (<dir>/variants/NN_slug.sass; dir NULL: the executable's folder),
- * only the kernels the run can launch: its variants, compute capability cc
- * (sm_<cc>), and instances of its tiles and head dimensions. Written to
- * path.tmp, renamed when complete. Returns 0, or -1 with why (a dump is
- * missing: cuobjdump was not on PATH when make ran). */
-int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc, char *why, size_t whylen);
+ * only the kernels the run launched: the instances inst[0..n), compute
+ * capability cc (sm_<cc>, or its sm_<cc>a form). Written to path.tmp,
+ * renamed when complete. Returns 0, or -1 with why (a dump is missing:
+ * cuobjdump was not on PATH when make ran). */
+int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
+                  size_t whylen);
 
 /* Side-by-side table of two runs with ratios (b over a). */
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);

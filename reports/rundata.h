@@ -10,6 +10,7 @@
 #include "files.h"
 #include "table.h"
 #include "variant.h"
+#include "report.h"
 
 #define FSR_SEED_FIGURES "reports/seed_figures.csv"
 #define FSR_PEERS "reports/peers.csv"
@@ -135,12 +136,11 @@ typedef struct {
     int variant, kernels;
     long n[FSS_COUNT];
 } fss_mix;
-/* Sums, per variant, the kernels of architecture `arch` ("sm_90") that were
- * instantiated for this shape: integer template arguments equal to the block
- * size (BM = BN) or the head dimension. Returns how many variants, or -1 when path cannot
- * be read. *archs lists the architectures found (for the message when none
- * matches). */
-int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix *mix, int max,
+/* Sums, per variant, the kernels of architecture `arch` ("sm_90") that are
+ * the instances inst[0..n) (one a variant: the rows of one configuration).
+ * Returns how many variants, or -1 when path cannot be read. *archs lists
+ * the architectures found (for the message when none matches). */
+int fss_read(const char *path, const char *arch, const fss_instance *inst, int n, fss_mix *mix, int max,
              char *archs, size_t archlen);
 
 #endif

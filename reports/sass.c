@@ -112,15 +112,19 @@ static int same_arch(const char *section, const char *arch)
     return !strncmp(section, arch, n) && (!section[n] || !strcmp(section + n, "a"));
 }
 
-/* A kernel instantiated for this run: the flash variants' templates are
- * <TILE, D>, the naive variant's <D>; a kernel without arguments always is. */
-static int fits(const kernel *k, int tile, int head_dim)
+/* A kernel of one of the instances: a kernel without template arguments
+ * always is; <D> and <BN, D> by their arguments. */
+static int launched(const kernel *k, const fss_instance *inst, int n)
 {
-    return k->nargs == 0 || (k->nargs == 1 && k->args[0] == head_dim) ||
-           (k->nargs == 2 && k->args[0] == tile && k->args[1] == head_dim);
+    for (int i = 0; i < n; i++)
+        if (inst[i].variant == k->variant &&
+            (k->nargs == 0 || (k->nargs == 1 && k->args[0] == inst[i].head_dim) ||
+             (k->nargs == 2 && k->args[0] == inst[i].bn && k->args[1] == inst[i].head_dim)))
+            return 1;
+    return 0;
 }
 
-int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix *mix, int max,
+int fss_read(const char *path, const char *arch, const fss_instance *inst, int ninst, fss_mix *mix, int max,
              char *archs, size_t archlen)
 {
     FILE *f = fopen(path, "r");
@@ -201,7 +205,7 @@ int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix
             memset(&mix[nv], 0, sizeof mix[nv]);
             mix[nv++].variant = k[i].variant;
         }
-        if (!fits(&k[i], tile, head_dim))
+        if (!launched(&k[i], inst, ninst))
             continue;
         mix[v].kernels++;
         for (int c = 0; c < FSS_COUNT; c++)
@@ -218,11 +222,11 @@ int fss_read(const char *path, const char *arch, int tile, int head_dim, fss_mix
     return nv;
 }
 
-/* Copies the kernels of one dump that the run can launch: architecture arch,
- * an fsNN_ name, a last template argument of one of the run's head
- * dimensions. Each kept kernel runs from its "Function :" line to the next
- * kernel, section or fatbin; its section's "code for" line goes first. */
-static void copy_kernels(FILE *in, FILE *out, const char *arch, const fs_options *o)
+/* Copies the kernels of one dump that the run launched: architecture arch,
+ * an fsNN_ name, one of the instances. Each kept kernel runs from its
+ * "Function :" line to the next kernel, section or fatbin; its section's
+ * "code for" line goes first. */
+static void copy_kernels(FILE *in, FILE *out, const char *arch, const fss_instance *inst, int n)
 {
     char line[4096], here[32] = "";
     int keep = 0, section_written = 0;
@@ -240,12 +244,8 @@ static void copy_kernels(FILE *in, FILE *out, const char *arch, const fs_options
         if (!strncmp(s, "Function : ", 11)) {
             kernel k;
             template_args(s + 11, &k);
-            keep = 0;
-            /* Every block shape of the run's head dimensions: a step beyond
-             * the log picks its own shape. */
-            for (int d = 0; d < o->head_dim.n && !keep; d++)
-                keep = same_arch(here, arch) && variant_of(s + 11) >= 0 &&
-                       (k.nargs == 0 || k.args[k.nargs - 1] == o->head_dim.v[d]);
+            k.variant = variant_of(s + 11);
+            keep = same_arch(here, arch) && k.variant >= 0 && launched(&k, inst, n);
             if (keep && !section_written++)
                 fprintf(out, "\tcode for %s\n", here);
         }
@@ -267,7 +267,8 @@ static int exe_dir(char *buf, size_t len)
     return 0;
 }
 
-int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc, char *why, size_t whylen)
+int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
+                  size_t whylen)
 {
     char here[2048], src[2400], arch[16];
     if (!dir) {
@@ -275,12 +276,12 @@ int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc
             return fs_fail(why, whylen, "cannot find the executable's folder: no sass.txt");
         dir = here;
     }
-    /* Every dump first: a run's sass.txt holds all of its steps or none. A
-     * peer's kernels are a library's, not in any dump. */
-    for (int i = 0; i < o->nvariants; i++) {
-        if (o->variants[i]->kind == FS_PEER)
-            continue;
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, o->variants[i]->number, o->variants[i]->slug);
+    /* Every dump first: a run's sass.txt holds all of its steps or none. */
+    for (int i = 0; i < n; i++) {
+        const fs_variant *v = fsr_registry(inst[i].variant);
+        if (!v)
+            return fs_fail(why, whylen, "no step %02d in this build: no sass.txt", inst[i].variant);
+        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, v->number, v->slug);
         if (access(src, R_OK))
             return fs_fail(why, whylen, "no machine code: %s is missing (make writes it when cuobjdump is on PATH)",
                            src);
@@ -289,17 +290,21 @@ int fs_sass_write(const char *path, const char *dir, const fs_options *o, int cc
     FILE *out = fs_out_open(path, why, whylen);
     if (!out)
         return -1;
-    for (int i = 0; i < o->nvariants; i++) {
-        if (o->variants[i]->kind == FS_PEER)
+    for (int i = 0; i < n; i++) {
+        int seen = 0; /* one copy a variant, whatever its instances */
+        for (int j = 0; j < i && !seen; j++)
+            seen = inst[j].variant == inst[i].variant;
+        if (seen)
             continue;
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, o->variants[i]->number, o->variants[i]->slug);
+        const fs_variant *v = fsr_registry(inst[i].variant);
+        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, v->number, v->slug);
         FILE *in = fopen(src, "r");
         if (!in) {
             int saved = errno;
             fs_out_abort(out);
             return fs_fail(why, whylen, "cannot read %s: %s", src, strerror(saved));
         }
-        copy_kernels(in, out, arch, o);
+        copy_kernels(in, out, arch, inst, n);
         fclose(in);
     }
     return fs_out_commit(out, why, whylen);

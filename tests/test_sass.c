@@ -1,5 +1,5 @@
-/* A run's sass.txt cut from the per-variant dumps: only its variants, its
- * architecture and its template instances; a missing dump is named. */
+/* A run's sass.txt cut from the per-variant dumps: only the kernel
+ * instances it launched, of its architecture; a missing dump is named. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,9 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "options.h"
 #include "report.h"
-#include "variant.h"
 
 static char dir[] = "/tmp/test_sass.XXXXXX";
 
@@ -53,44 +51,41 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_int_equal(mkdir(path, 0777), 0);
     snprintf(path, sizeof path, "%s/variants/01_base.sass", dir);
     put(path, dump);
-    const fs_variant *v = fs_variant_find("01");
-    assert_non_null(v);
-    assert_string_equal(v->slug, "base");
-    fs_options o = {.variants = &v, .nvariants = 1, .bm = {1, {32}}, .bn = {1, {32}}, .head_dim = {1, {128}}};
+    const fss_instance one[] = {{1, 32, 128}};
     snprintf(out, sizeof out, "%s/sass.txt", dir);
-    if (fs_sass_write(out, dir, &o, 90, why, sizeof why))
+    if (fs_sass_write(out, dir, one, 1, 90, why, sizeof why))
         fail_msg("%s", why);
-    /* Every block shape at the run's head dimension: steps beyond the log
-     * pick their own. */
+    /* The instance the run launched, of its architecture alone. */
     assert_string_equal(slurp(out), "\tcode for sm_90\n"
-                                    "\t\tFunction : _Z14fs01_attentionILi64ELi128EEv10fs_problem\n"
-                                    "        /*0000*/ LDG.E R0, [R2.64] ;\n"
                                     "\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n"
                                     "        /*0000*/ HMMA.16816.F32 R8, R2, R4, R8 ;\n"
                                     "        /*0010*/ EXIT ;\n");
+    /* Two instances of one step (a tile sweep): both, the dump read once. */
+    const fss_instance two_tiles[] = {{1, 32, 128}, {1, 64, 128}};
+    assert_int_equal(fs_sass_write(out, dir, two_tiles, 2, 90, why, sizeof why), 0);
+    assert_non_null(strstr(slurp(out), "ILi64ELi128E"));
+    assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
+    assert_null(strstr(slurp(out), "ILi32ELi64E"));
+    assert_null(strstr(strstr(slurp(out), "ILi32ELi128E") + 1, "ILi32ELi128E"));
 
-    /* A step built for sm_90a is kept on a 9.0 GPU; a peer (a library's
-     * kernels) needs no dump. */
+    /* A step built for sm_90a is kept on a 9.0 GPU, by its BN. */
     snprintf(path, sizeof path, "%s/variants/16_persistent.sass", dir);
     put(path, "Fatbin elf code:\n================\narch = sm_90a\n\n\tcode for sm_90a\n"
               "\t\tFunction : _Z14fs16_attentionILi128ELi128EEv10fs_problem11fs_tma_maps\n"
-              "        /*0000*/ HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n");
-    const fs_variant *hopper[2] = {fs_variant_find("16"), fs_variant_find("cudnn")};
-    assert_non_null(hopper[0]);
-    assert_non_null(hopper[1]);
-    fs_options h = {.variants = hopper, .nvariants = 2, .bm = {1, {32}}, .bn = {1, {32}}, .head_dim = {1, {128}}};
-    if (fs_sass_write(out, dir, &h, 90, why, sizeof why))
+              "        /*0000*/ HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n"
+              "\t\tFunction : _Z14fs16_attentionILi64ELi128EEv10fs_problem11fs_tma_maps\n"
+              "        /*0000*/ HGMMA.64x64x16.F32 R24, gdesc[UR4], RZ ;\n");
+    const fss_instance hopper[] = {{16, 128, 128}};
+    if (fs_sass_write(out, dir, hopper, 1, 90, why, sizeof why))
         fail_msg("%s", why);
     assert_non_null(strstr(slurp(out), "\tcode for sm_90a\n"));
     assert_non_null(strstr(slurp(out), "HGMMA.64x128x16"));
-    o.variants = &v;
-    assert_int_equal(fs_sass_write(out, dir, &o, 90, why, sizeof why), 0);
+    assert_null(strstr(slurp(out), "HGMMA.64x64x16"));
+    assert_int_equal(fs_sass_write(out, dir, one, 1, 90, why, sizeof why), 0);
 
-    /* A variant without its dump: named, and the earlier sass.txt kept. */
-    const fs_variant *two[2] = {v, fs_variant_find("02")};
-    o.variants = two;
-    o.nvariants = 2;
-    assert_int_equal(fs_sass_write(out, dir, &o, 90, why, sizeof why), -1);
+    /* A step without its dump: named, and the earlier sass.txt kept. */
+    const fss_instance missing[] = {{1, 32, 128}, {2, 32, 128}};
+    assert_int_equal(fs_sass_write(out, dir, missing, 2, 90, why, sizeof why), -1);
     assert_non_null(strstr(why, "variants/02_"));
     assert_non_null(strstr(why, "cuobjdump"));
     assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
