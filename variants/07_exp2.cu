@@ -1,9 +1,10 @@
 /* Step 07 - exp2: log2(e) folded into the scale, exp2f for the exponentials.
  *
- * What changed: scores are scaled by scale*log2(e) instead of scale, so the
- *   running max and the exponent are in base 2 and every e^x becomes 2^x:
- *   e^(s - m) = 2^(s*log2(e) - m*log2(e)). The final O / l is unchanged, as
- *   both numerator and denominator carry the same base.
+ * What changed: every e^x becomes 2^x with log2(e) folded into the scale:
+ *   e^(scale (s - m)) = 2^(s c - m c), c = scale*log2(e). The running max is
+ *   kept on the raw scores (the scale is positive, so the max is the same
+ *   score), and s c - m c is one FFMA per score. The final O / l is
+ *   unchanged, as numerator and denominator carry the same base.
  * Why: the seed's step 6. The GPU's exponential unit computes 2^x (MUFU.EX2);
  *   __expf(x) is a multiply by log2(e) and then MUFU.EX2, so each of the
  *   TILE*TILE exponentials of a block cost an extra FMUL. The seed's two
@@ -33,7 +34,7 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
                                              float m[2], float l[2], float acc[D / 8][4])
 {
     const int lane = threadIdx.x % 32, k0 = kb * TILE;
-    const float scale_log2 = p.scale * (float)M_LOG2E; /* m and s are now in base 2 */
+    const float scale_log2 = p.scale * (float)M_LOG2E; /* m is the raw max: p = 2^(s c - m c) */
     const half *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
     fs_mbar_wait(&loaded[kb % STAGES], kb / STAGES % 2);
 
@@ -44,7 +45,6 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
     for (int j = 0; j < TILE / 8; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            s[j][e] *= scale_log2;
             if (MASKED) {
                 const int col = k0 + j * 8 + lane % 4 * 2 + e % 2;
                 if (col >= p.seq || (p.causal && col > row + e / 2 * 8))
@@ -59,13 +59,13 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         for (int j = 0; j < TILE / 8; j++)
             mx = fmaxf(mx, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
         const float m_new = fmaxf(m[r], fs_quad_max(mx));
-        const float alpha = exp2f(m[r] - m_new);
+        const float alpha = exp2f((m[r] - m_new) * scale_log2), m_scaled = m_new * scale_log2;
         float sum = 0.f;
 #pragma unroll
         for (int j = 0; j < TILE / 8; j++)
 #pragma unroll
             for (int e = 2 * r; e < 2 * r + 2; e++) {
-                s[j][e] = exp2f(s[j][e] - m_new);
+                s[j][e] = exp2f(fmaf(s[j][e], scale_log2, -m_scaled)); /* one FFMA */
                 sum += s[j][e];
             }
         l[r] = l[r] * alpha + fs_quad_sum(sum);
@@ -180,7 +180,7 @@ extern "C" const fs_variant fs_variant_07 = {
     .number = 7,
     .slug = "exp2",
     .title = "log2(e) folded into the scale: one FFMA and MUFU.EX2 per score, no extra FMUL",
-    .change = "scores scaled by scale*log2(e); exp2f replaces __expf",
+    .change = "exp2f(s c - m c), c = scale*log2(e), one FFMA a score, replaces the scale multiply and __expf",
     .why = "the GPU's exponential unit computes 2^x; e^x costs an extra multiply per score (the log's step 6)",
     .expect = "instructions -5 to -10%, time a few percent lower",
     .expects = {{"warp_inst", -10, -5}},
