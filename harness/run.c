@@ -1022,8 +1022,10 @@ int fs_study(const fs_options *o, int argc, char **argv)
         fprintf(stderr, "flashstudy: warning: the SM clock moved from %u MHz to %u MHz during the run (more than "
                         "5%%): times of early and late variants may not compare\n",
                 info.start.sm_mhz, info.end.sm_mhz);
+    fs_trace(NULL, &mark);
     if (write_sass(&s))
         add_note(&info, s.sass_note);
+    fs_trace("end: sass.txt", &mark);
     int device_failed = write_device_csv(&s, &info);
     if (!s.prof && !o->no_profile)
         fprintf(stderr, "flashstudy: no hardware counters in this run: %s\n", s.prof_note);

@@ -5,8 +5,10 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu faults run wall trace sass-cost tiles sweep hopper torch
-#          cudnn919 sanitize sanitize-new crosscheck
+#          cudnn919 sanitize sanitize-new initcheck crosscheck
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
+# initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
+# the four tools.
 # sass-cost: the default study with the two SASS-instrumented counters that
 # have hardware twins added back, to see what instrumenting every
 # instruction costs the counters' replay.
@@ -60,6 +62,8 @@ for s in $steps; do
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    initcheck)  step initcheck 240 env TOOLS=initcheck VARIANTS="$(hopper | sed 's/,cudnn$//')" \
+                    bash scripts/sanitize.sh "$fs" "results/$stamp-initcheck" ;;
     sass-cost)  step sass-cost 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-sass-cost" \
                     --metrics smsp__sass_thread_inst_executed.sum,smsp__sass_inst_executed_op_branch.sum ;;
     trace)      step trace 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-trace"

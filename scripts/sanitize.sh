@@ -7,6 +7,7 @@
 # It checks the chain's steps; VARIANTS=LIST (ids or slugs, as --variants)
 # names others, such as the peers, whose libraries' kernels are not ours to
 # mend (racecheck reports hazards inside cuDNN's attention kernel).
+# TOOLS=LIST (space-separated) runs some of the four tools only.
 set -u
 fs=${1:?usage: sanitize.sh FLASHSTUDY [RUN_FOLDER]}
 out=${2:-results/$(date -u +%Y%m%d-%H%M%S)-sanitize}
@@ -29,7 +30,7 @@ fi
 shapes=("--seq 100 --batch 1 --heads-q 4 --heads-kv 2 --head-dim 128"
         "--seq 1024 --batch 1 --heads-q 2 --heads-kv 1 --head-dim 128"
         "--seq 100 --batch 1 --heads-q 4 --heads-kv 1 --head-dim 64")
-for tool in memcheck racecheck synccheck initcheck; do
+for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
     for shape in "${shapes[@]}"; do
         log=$out/$tool-$(echo "$shape" | awk '{print "N" $2 "-D" $10}').log
         # One repetition, no counters: the sanitizer checks the launches, not the timing.
