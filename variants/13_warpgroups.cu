@@ -8,14 +8,14 @@
  *   (setmaxnreg.inc): 128 x 24 + 256 x 240 = 64512 of the SM's 65536.
  * Why: FlashAttention-3's producer/consumer split (section 3.1): in 09-12 the
  *   producer warp is allocated as many registers as a consumer and a block of
- *   9 warps is capped at 168 registers per thread, which rules out BN = 128
- *   at D = 128 (S, P and O alone need 64 + 32 + 64 registers) without spills.
+ *   9 warps is capped at 168 registers per thread: S, P and O alone need
+ *   64 + 32 + 64 at 128 x 128, D = 128, so 12 has to free S as it packs P,
+ *   and nothing can be kept across key blocks.
  * Expect: registers per consumer thread up to 240 (the registers column
- *   shows the 168 of the kernel's entry; the consumers run with 240): at
- *   128 x 128, 12's wgmmas were serialised for want of registers (ptxas
- *   C7512) and here are not; time down at 128 x 128.
- * Preconditions: as 12 (sm_90a: setmaxnreg). The default block shape
- *   becomes 128 x 128, which the registers now allow (128 x 64 when asked).
+ *   shows the 168 of the kernel's entry; the consumers run with 240); time
+ *   down, as the copies no longer share a scheduler's registers with the
+ *   math.
+ * Preconditions: as 12 (sm_90a: setmaxnreg).
  */
 #include <math.h>
 #include "hopper.cuh"
@@ -73,6 +73,14 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
             }
         }
 
+    /* Both rows' maxima and rescales first; then, 16 keys at a time, the
+     * exponents, their sums and P's A fragments, so that each score's register
+     * is free once packed: S, P and O are never all live, and within a 9-warp
+     * block's 168 registers ptxas need not serialise the wgmmas (C7512) at
+     * 128 x 128. P is packed before the fence (a register written between two
+     * wgmmas makes ptxas serialise them); V's 16 rows by a descriptor (2048
+     * bytes per 16 keys inside each 64-column slab). */
+    float m_scaled[2], sum[2] = {0.f, 0.f};
 #pragma unroll
     for (int r = 0; r < 2; r++) {
         float mx = -INFINITY;
@@ -80,16 +88,9 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         for (int j = 0; j < BN / 8; j++)
             mx = fmaxf(mx, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
         const float m_new = fmaxf(m[r], fs_quad_max(mx));
-        const float alpha = exp2f((m[r] - m_new) * scale_log2), m_scaled = m_new * scale_log2;
-        float sum = 0.f;
-#pragma unroll
-        for (int j = 0; j < BN / 8; j++)
-#pragma unroll
-            for (int e = 2 * r; e < 2 * r + 2; e++) {
-                s[j][e] = exp2f(fmaf(s[j][e], scale_log2, -m_scaled)); /* one FFMA */
-                sum += s[j][e];
-            }
-        l[r] = l[r] * alpha + fs_quad_sum(sum);
+        const float alpha = exp2f((m[r] - m_new) * scale_log2);
+        m_scaled[r] = m_new * scale_log2;
+        l[r] *= alpha;
         m[r] = m_new;
 #pragma unroll
         for (int n = 0; n < D / 8; n++) {
@@ -97,19 +98,25 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
             acc[n][2 * r + 1] *= alpha;
         }
     }
-
-    /* O += P V per 16 keys: P's A fragments from registers, all packed
-     * before the fence (a register written between two wgmmas makes ptxas
-     * serialise them), V's 16 rows by a descriptor (2048 bytes per 16 keys
-     * inside each 64-column slab). */
     uint32_t pa[BN / 16][4];
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++) {
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float &x = s[2 * kk + h][e];
+                x = exp2f(fmaf(x, scale_log2, -m_scaled[e / 2]));
+                sum[e / 2] += x;
+            }
         pa[kk][0] = fs_pack_half2(s[2 * kk][0], s[2 * kk][1]);
         pa[kk][1] = fs_pack_half2(s[2 * kk][2], s[2 * kk][3]);
         pa[kk][2] = fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
         pa[kk][3] = fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
     }
+#pragma unroll
+    for (int r = 0; r < 2; r++)
+        l[r] += fs_quad_sum(sum[r]);
     fs_wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++)
@@ -228,9 +235,13 @@ extern "C" const fs_variant fs_variant_13 = {
     .slug = "warpgroups",
     .title = "a producer warpgroup and two consumer warpgroups; setmaxnreg gives the consumers 240 registers",
     .change = "the producer becomes a warpgroup that drops to 24 registers; the consumers rise to 240",
-    .why = "a 9-warp block caps every thread at 168 registers: 128 x 128 tiles spill at D = 128",
-    .expect = "no spills at 128 x 128; time down at 128 x 128",
+    .why = "a 9-warp block caps every thread at 168 registers: at 128 x 128, D = 128, S, P and O barely fit",
+    .expect = "consumers at 240 registers; time down",
     .expects = {{"time_median_s", -30, -3}},
+    .deviation = "time rose against 12 at the same 128 x 128: nothing spends the 240 registers yet, and the "
+                  "consumers stall more on the MIO queue and on fixed-latency waits "
+                  "(stall_mio_throttle_warp_cycles, stall_wait_warp_cycles); the registers are what 15 and 16 "
+                  "use (15 keeps P across key blocks)",
     .target = "sm_90a",
     .stops_at_diagonal = 1,
     .plan = plan,
