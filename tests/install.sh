@@ -7,7 +7,7 @@
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
 trap 'rm -rf "$tmp"' EXIT
-run=20261201-1230-h200
+run=20261201-1300-h200
 
 result() {  # result WHAT STATUS
     if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
