@@ -240,8 +240,6 @@ extern "C" const fs_variant fs_variant_12 = {
     .why = "the second GEMM is as large as the first; on mma.sync it keeps half the tensor work and V's ldmatrix",
     .expect = "HGMMA only; shared-memory loads -80% or more; warp instructions -30 to -60%; tensor pipe busier",
     .expects = {{"smem_ld_wavefronts", -100, -80}, {"warp_inst", -60, -30}},
-    .deviation = "warp instructions (warp_inst) again fell less than predicted: the softmax and the loop's own "
-                  "instructions, not the GEMMs' issue, are most of what remains",
     .target = "sm_90a",
     .stops_at_diagonal = 1,
     .plan = plan,
