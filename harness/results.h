@@ -46,7 +46,7 @@
     X(DRAM_BW, "dram_bytes_per_s", "DRAM bytes read and written by the profiled call over time_median_s") \
     X(DRAM_BW_PCT, "dram_bw_pct", "dram_bytes_per_s over the measured copy bandwidth")               \
     X(PROFILE_PASSES, "profile_passes", "replay passes the profiler needed for the metric set")        \
-    X(PROFILE_S, "profile_s", "wall seconds spent collecting the counters (flushes and replays included)")                      \
+    X(PROFILE_S, "profile_s", "wall seconds of the shape's counter session, shared by its variants") \
     X(LIBRARY, "library", "a peer's library as it ran: name, version, file, engine (empty for the chain's kernels)")
 
 #define FS_COL_ENUM(id, name, desc) FS_COL_##id,
