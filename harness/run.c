@@ -59,7 +59,6 @@ typedef struct {
     int m_read, m_write;           /* indices of the DRAM metrics, -1 if absent */
     fs_profiler *prof;
     char prof_note[600];           /* why there are no counters, for every row */
-    char sass_note[600];           /* why there is no sass.txt */
     void *flush;                   /* 2 x L2, written before every cold repetition */
     size_t flush_bytes;
     cudaEvent_t events[2 * TIMING_BATCH];
@@ -352,7 +351,7 @@ static double quantile(const float *x, int n, double q)
 
 typedef struct {
     int reps;
-    double median, min, spread_pct, precision_pct;
+    double median, min, spread_pct;
 } timing;
 
 static void statistics(study *s, int n, timing *t)
@@ -368,7 +367,6 @@ static void statistics(study *s, int n, timing *t)
     t->median = quantile(sorted, n, 0.5) * 1e-3;
     t->min = sorted[0] * 1e-3;
     t->spread_pct = (quantile(sorted, n, 0.75) - quantile(sorted, n, 0.25)) / quantile(sorted, n, 0.5) * 100;
-    t->precision_pct = 1.82 * t->spread_pct / sqrt(n);
     free(sorted);
 }
 
@@ -398,7 +396,7 @@ static int time_variant(study *s, const fs_variant *v, const fs_problem *p, timi
             break;
         if (n >= s->o->reps) {
             statistics(s, n, t);
-            if (t->precision_pct < TIMING_PRECISION_PCT || now_s() - start > s->o->time_budget)
+            if (1.82 * t->spread_pct / sqrt(n) < TIMING_PRECISION_PCT || now_s() - start > s->o->time_budget)
                 break;
         }
     }
@@ -425,72 +423,6 @@ typedef struct {
     int held;
     int table_row;  /* where the row was written while its counters wait */
 } entry;
-
-typedef struct {
-    study *s;
-    entry **e;
-} batch_ctx;
-
-static int launch_call(void *ctx, int i)
-{
-    const batch_ctx *b = ctx;
-    return b->e[i]->v->launch(&b->e[i]->p) == cudaSuccess ? 0 : -1;
-}
-
-static void flush_before_call(void *ctx, int i)
-{
-    const batch_ctx *b = ctx;
-    flush_l2(b->s, &b->e[i]->p);
-}
-
-static void derived(const study *s, const fs_variant *v, const fs_problem *p, const timing *t,
-                    const double *values, int have_values, char **row);
-/* The counters of the k held entries h[0..k), in one measurement, into their
- * metric cells (or the reason into their notes); each row's profile_s is its
- * share of the measurement. */
-static void profile_held(study *s, entry **h, int k)
-{
-    char err[600];
-    double *values = calloc((size_t)k * s->nmetrics, sizeof *values);
-    if (!values) {
-        fprintf(stderr, "flashstudy: out of memory\n");
-        exit(1);
-    }
-    if (s->lost_after[0]) { /* a later variant of the shape took the context with it */
-        for (int j = 0; j < k; j++) {
-            cell(h[j]->row, FS_COL_STATUS, "failed");
-            cell(h[j]->row, FS_COL_REASON, "counters not read: the CUDA context was lost after variant %s",
-                 s->lost_after);
-        }
-        s->failed = 1;
-        free(values);
-        return;
-    }
-    batch_ctx ctx = {s, h};
-    const double t0 = now_s();
-    nvtxRangePushA("profile");
-    int rc = fs_profiler_measure(s->prof, k, launch_call, s->o->hot ? NULL : flush_before_call, &ctx, values, err,
-                                 sizeof err);
-    nvtxRangePop();
-    const double share = (now_s() - t0) / k;
-    for (int j = 0; j < k; j++) {
-        char **row = h[j]->row;
-        const double *v = values + (size_t)j * s->nmetrics;
-        cell(row, FS_COL_PROFILE_PASSES, "%d", fs_profiler_passes(s->prof));
-        cell_num(row, FS_COL_PROFILE_S, share);
-        free(row[note_col(s)]);
-        row[note_col(s)] = NULL;
-        if (rc)
-            cell(row, note_col(s), "counters not collected: %s", err);
-        else
-            for (int i = 0; i < s->nmetrics; i++)
-                cell_num(row, FS_COL_COUNT + i, v[i]);
-        derived(s, h[j]->v, &h[j]->p, &h[j]->t, v, !rc, row);
-        if (rc && context_lost())
-            fail_row(s, h[j]->v, row, "profiling: %s", err);
-    }
-    free(values);
-}
 
 /* Which resource limits resident blocks first: registers (allocated per warp
  * in units of 256), shared memory (plus what the runtime reserves per block),
@@ -601,7 +533,6 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
 {
     char why[1024];
     fs_compare cmp = {.atol = FS_ATOL, .rtol = FS_RTOL};
-    const char *ref_kind = NULL;
 
     double mark;
     fs_trace(NULL, &mark);
@@ -620,8 +551,7 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     fs_trace("  validate (the shape's reference with the first)", &mark);
     if (valid < 0)
         return fail_row(s, v, row, "%s", why);
-    ref_kind = s->in.ref_kind;
-    cell(row, FS_COL_VALIDATED_BY, "%s", ref_kind);
+    cell(row, FS_COL_VALIDATED_BY, "%s", s->in.ref_kind);
     cell(row, FS_COL_MAX_ABS_ERR, "%.3g", cmp.max_abs_err);
     cell(row, FS_COL_REL_L2_ERR, "%.3g", cmp.rel_l2_err);
     cell(row, FS_COL_MISMATCHES, "%zu", cmp.mismatches);
@@ -770,6 +700,69 @@ static int commit_table(study *s)
     return 0;
 }
 
+typedef struct {
+    study *s;
+    entry *e;
+} batch_ctx;
+
+static int launch_call(void *ctx, int i)
+{
+    const batch_ctx *b = ctx;
+    return b->e[i].v->launch(&b->e[i].p) == cudaSuccess ? 0 : -1;
+}
+
+static void flush_before_call(void *ctx, int i)
+{
+    const batch_ctx *b = ctx;
+    flush_l2(b->s, &b->e[i].p);
+}
+
+/* The counters of the k held entries h[0..k), in one measurement, into their
+ * metric cells (or the reason into their notes); each row's profile_s is its
+ * share of the measurement. */
+static void profile_held(study *s, entry *h, int k)
+{
+    if (s->lost_after[0]) { /* a later variant of the shape took the context with it */
+        for (int j = 0; j < k; j++) {
+            cell(h[j].row, FS_COL_STATUS, "failed");
+            cell(h[j].row, FS_COL_REASON, "counters not read: the CUDA context was lost after variant %s",
+                 s->lost_after);
+        }
+        s->failed = 1;
+        return;
+    }
+    char err[600];
+    double *values = calloc((size_t)k * s->nmetrics, sizeof *values);
+    if (!values) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+        exit(1);
+    }
+    batch_ctx ctx = {s, h};
+    const double t0 = now_s();
+    nvtxRangePushA("profile");
+    int rc = fs_profiler_measure(s->prof, k, launch_call, s->o->hot ? NULL : flush_before_call, &ctx, values, err,
+                                 sizeof err);
+    nvtxRangePop();
+    const double share = (now_s() - t0) / k;
+    for (int j = 0; j < k; j++) {
+        char **row = h[j].row;
+        const double *v = values + (size_t)j * s->nmetrics;
+        cell(row, FS_COL_PROFILE_PASSES, "%d", fs_profiler_passes(s->prof));
+        cell_num(row, FS_COL_PROFILE_S, share);
+        free(row[note_col(s)]);
+        row[note_col(s)] = NULL;
+        if (rc)
+            cell(row, note_col(s), "counters not collected: %s", err);
+        else
+            for (int i = 0; i < s->nmetrics; i++)
+                cell_num(row, FS_COL_COUNT + i, v[i]);
+        derived(s, h[j].v, &h[j].p, &h[j].t, v, !rc, row);
+        if (rc && context_lost())
+            fail_row(s, h[j].v, row, "profiling: %s", err);
+    }
+    free(values);
+}
+
 static void clear_row(study *s, char **row)
 {
     for (int c = 0; c < s->results.ncols; c++) {
@@ -787,29 +780,20 @@ static void release(entry *e)
     }
 }
 
-/* The counters of the held entries of e[0..n) into their rows, written
- * again; their buffers freed. Returns 0, or -1 when results.csv cannot be
+/* The counters of the held entries e[0..n) into their rows, written again;
+ * their buffers freed. Returns 0, or -1 when results.csv cannot be
  * written. */
 static int finish_batch(study *s, entry *e, int n)
 {
-    entry **h = malloc((size_t)(n ? n : 1) * sizeof *h);
-    if (!h) {
-        fprintf(stderr, "flashstudy: out of memory\n");
-        exit(1);
+    if (!n)
+        return 0;
+    profile_held(s, e, n);
+    for (int i = 0; i < n; i++) {
+        release(&e[i]);
+        fs_table_set_row(&s->results, e[i].table_row, (const char *const *)e[i].row);
+        clear_row(s, e[i].row);
     }
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (e[i].held)
-            h[k++] = &e[i];
-    if (k)
-        profile_held(s, h, k);
-    for (int j = 0; j < k; j++) {
-        release(h[j]);
-        fs_table_set_row(&s->results, h[j]->table_row, (const char *const *)h[j]->row);
-        clear_row(s, h[j]->row);
-    }
-    free(h);
-    return k ? commit_table(s) : 0;
+    return commit_table(s);
 }
 
 /* Every combination of the size lists, seq varying fastest. A shape's
@@ -841,7 +825,7 @@ static int study_loop(study *s)
                             .bm = o->bm.v[t], .bn = o->bn.v[t]};
         printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s %dx%d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
                c.head_dim, c.causal ? "causal" : "non-causal", c.bm, c.bn, o->hot ? "hot" : "cold");
-        /* e[0..n): this shape's variants whose counters may wait. */
+        /* e[0..n): this shape's variants whose counters wait (all held). */
         n = 0;
         if (s->have_inputs)
             fs_inputs_free(&s->in);
@@ -916,8 +900,8 @@ static void results_table(study *s)
 
 /* sass.txt: the machine code of the kernel instances the run's steps
  * launched (the rows that got as far as a launch). Returns 0, or -1 with
- * s->sass_note. */
-static int write_sass(study *s)
+ * why. */
+static int write_sass(study *s, char *why, size_t whylen)
 {
     const fs_table *t = &s->results;
     fss_instance *inst = calloc((size_t)(t->nrows ? t->nrows : 1), sizeof *inst);
@@ -935,7 +919,7 @@ static int write_sass(study *s)
     }
     char path[2200];
     snprintf(path, sizeof path, "%s/sass.txt", s->dir);
-    int rc = n ? fs_sass_write(path, NULL, inst, n, s->dev.cc, s->sass_note, sizeof s->sass_note) : 0;
+    int rc = n ? fs_sass_write(path, NULL, inst, n, s->dev.cc, why, whylen) : 0;
     free(inst);
     return rc;
 }
@@ -1023,8 +1007,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
                         "5%%): times of early and late variants may not compare\n",
                 info.start.sm_mhz, info.end.sm_mhz);
     fs_trace(NULL, &mark);
-    if (write_sass(&s))
-        add_note(&info, s.sass_note);
+    if (write_sass(&s, why, sizeof why))
+        add_note(&info, why);
     fs_trace("end: sass.txt", &mark);
     int device_failed = write_device_csv(&s, &info);
     if (!s.prof && !o->no_profile)
