@@ -83,7 +83,7 @@ int fs_cupti_fail(CUptiResult r, const char *call, const char *file, int line, c
 
 /* The runtime's primary context, with cuCtxGetCurrent reached through the
  * runtime so that libcuda is not a link-time dependency. */
-static int current_context(CUcontext *ctx, char *why, size_t len)
+int fs_cupti_context(CUcontext *ctx, char *why, size_t len)
 {
     cudaError_t e = cudaFree(0);
     if (e != cudaSuccess)
@@ -98,6 +98,28 @@ static int current_context(CUcontext *ctx, char *why, size_t len)
     if (r != CUDA_SUCCESS || !*ctx)
         return fs_fail(why, len, "cuCtxGetCurrent failed (CUresult %d)", (int)r);
     return 0;
+}
+
+/* The Range Profiler and PM sampling both need CUPTI's profiler interface;
+ * it is initialized once for them and torn down with the last. */
+static int profiler_users;
+
+int fs_cupti_profiler_init(char *why, size_t len)
+{
+    if (!profiler_users) {
+        CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        CUPTI_CHECK(cuptiProfilerInitialize(&init), why, len);
+    }
+    profiler_users++;
+    return 0;
+}
+
+void fs_cupti_profiler_deinit(void)
+{
+    if (profiler_users && !--profiler_users) {
+        CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        cuptiProfilerDeInitialize(&d); /* teardown: nothing to do if it fails */
+    }
 }
 
 /* Names the first reason CUPTI gives for an unsupported device, through the
@@ -222,6 +244,46 @@ int fs_metrics_check(const char *chip, const char *const *metrics, int count, ch
     return rc;
 }
 
+/* The range profiler on the context, with a counter data image for one range
+ * per call of a measurement (the image is reset before each). */
+static int range_enable(fs_profiler *p, char *why, size_t len)
+{
+    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = p->ctx};
+    CUPTI_CHECK(cuptiRangeProfilerEnable(&enable), why, len);
+    p->range = enable.pRangeProfilerObject;
+    CUpti_RangeProfiler_GetCounterDataSize_Params data = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = p->range,
+        .pMetricNames = p->names,
+        .numMetrics = (size_t)p->count,
+        .maxNumOfRanges = (size_t)p->max_calls,
+        .maxNumRangeTreeNodes = (size_t)p->max_calls};
+    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
+    if (!p->counter_data) {
+        p->counter_data_size = data.counterDataSize;
+        if (!(p->counter_data = malloc(p->counter_data_size)))
+            return fs_fail(why, len, "out of memory for the CUPTI counter data image");
+    }
+    return 0;
+}
+
+static void range_disable(fs_profiler *p)
+{
+    if (p->range) {
+        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = p->range};
+        cuptiRangeProfilerDisable(&d); /* nothing to do if it fails */
+        p->range = NULL;
+    }
+}
+
+void fs_profiler_pause(fs_profiler *p) { range_disable(p); }
+
+int fs_profiler_resume(fs_profiler *p, char *why, size_t whylen)
+{
+    return p->range ? 0 : range_enable(p, why, whylen);
+}
+
 /* Everything fs_profiler_open does after the test hook; on failure the
  * caller tears down whatever was set up. */
 static int open_steps(fs_profiler *p, char *why, size_t len)
@@ -235,7 +297,7 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     }
     if (p->count < 1)
         return fs_fail(why, len, "no metrics to profile");
-    if (current_context(&p->ctx, why, len) != 0)
+    if (fs_cupti_context(&p->ctx, why, len) != 0)
         return -1;
     fs_trace("profiler open: CUDA context", &mark);
     int device;
@@ -243,8 +305,8 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     if (e != cudaSuccess)
         return fs_fail(why, len, "cudaGetDevice failed: %s", cudaGetErrorString(e));
 
-    CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    CUPTI_CHECK(cuptiProfilerInitialize(&init), why, len);
+    if (fs_cupti_profiler_init(why, len) != 0)
+        return -1;
     p->initialized = 1;
     if (preflight(device, why, len) != 0)
         return -1;
@@ -288,21 +350,8 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     p->passes = (int)passes.numOfPasses;
     fs_trace("profiler open: host object, names checked, configuration image", &mark);
 
-    CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = p->ctx};
-    CUPTI_CHECK(cuptiRangeProfilerEnable(&enable), why, len);
-    p->range = enable.pRangeProfilerObject;
-    /* One range per call of a measurement: the image is reset before each. */
-    CUpti_RangeProfiler_GetCounterDataSize_Params data = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = p->range,
-        .pMetricNames = p->names,
-        .numMetrics = (size_t)p->count,
-        .maxNumOfRanges = (size_t)p->max_calls,
-        .maxNumRangeTreeNodes = (size_t)p->max_calls};
-    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
-    p->counter_data_size = data.counterDataSize;
-    if (!(p->counter_data = malloc(p->counter_data_size)))
-        return fs_fail(why, len, "out of memory for the CUPTI counter data image");
+    if (range_enable(p, why, len) != 0)
+        return -1;
     fs_trace("profiler open: range profiler enabled", &mark);
     return 0;
 }
@@ -403,6 +452,8 @@ static int one_pass(fs_profiler *p, int n, int (*run)(void *, int), void (*prepa
 int fs_profiler_measure(fs_profiler *p, int n, int (*run)(void *ctx, int i), void (*prepare)(void *ctx, int i),
                         void *ctx, double *values, char *why, size_t whylen)
 {
+    if (!p->range)
+        return fs_fail(why, whylen, "the profiler is paused (fs_profiler_resume failed)");
     if (n < 1 || n > p->max_calls)
         return fs_fail(why, whylen, "%d calls to profile in one measurement; the profiler was opened for 1 to %d", n,
                        p->max_calls);
@@ -486,16 +537,10 @@ void fs_profiler_close(fs_profiler *p)
 {
     if (!p)
         return;
-    if (p->range) {
-        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-                                                .pRangeProfilerObject = p->range};
-        cuptiRangeProfilerDisable(&d);
-    }
+    range_disable(p);
     host_close(p->host);
-    if (p->initialized) {
-        CUpti_Profiler_DeInitialize_Params d = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-        cuptiProfilerDeInitialize(&d);
-    }
+    if (p->initialized)
+        fs_cupti_profiler_deinit();
     for (int i = 0; i < p->count; i++)
         free((void *)p->names[i]);
     free(p->names);

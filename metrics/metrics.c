@@ -103,8 +103,25 @@ const fs_metric fs_metrics_default[] = {
     ROW("sm__inst_issued.avg.pct_of_peak_sustained_active", "issue_slots_pct", "pct",
      "issue-slot utilisation: warp instructions issued over the SMs' issue slots in their active cycles"),
 };
-#undef ROW
 const int fs_metrics_default_count = (int)(sizeof fs_metrics_default / sizeof fs_metrics_default[0]);
+
+/* The timeline's counters (PM sampling, `run --timeline`): one replay pass
+ * together, as PM sampling requires; the "_realtime" forms are the ones
+ * GH100 samples. */
+const fs_metric fs_timeline_metrics[] = {
+    ROW("sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed", "tensor_pct", "pct",
+     "tensor pipe busy (mma.sync and wgmma), share of the SMs' cycles"),
+    ROW("sm__inst_executed_realtime.avg.pct_of_peak_sustained_elapsed", "issue_pct", "pct",
+     "instructions issued over the SMs' peak issue rate"),
+    ROW("sm__warps_active_realtime.avg.pct_of_peak_sustained_elapsed", "warps_active_pct", "pct",
+     "resident warps over the SMs' maximum"),
+    ROW("sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "sm_active_pct", "pct",
+     "SMs with at least one resident warp: falls in a launch's tail"),
+    ROW("dram__bytes_read.sum.per_second", "dram_read_bytes_per_s", "bytes/s", "DRAM read bandwidth"),
+    ROW("dram__bytes_write.sum.per_second", "dram_write_bytes_per_s", "bytes/s", "DRAM write bandwidth"),
+};
+const int fs_timeline_metrics_count = (int)(sizeof fs_timeline_metrics / sizeof fs_timeline_metrics[0]);
+#undef ROW
 
 static int row_of(const fs_metric *metrics, int count, const char *cupti)
 {

@@ -20,6 +20,10 @@ typedef struct {
 
 extern const fs_metric fs_metrics_default[];
 extern const int fs_metrics_default_count;
+/* The counters of `run --timeline` over the time of one launch (PM
+ * sampling), their columns in timeline.csv. */
+extern const fs_metric fs_timeline_metrics[];
+extern const int fs_timeline_metrics_count;
 
 /* `flashstudy metrics`: the table with descriptions, to stdout. */
 void fs_metrics_print(void);
@@ -69,6 +73,11 @@ int fs_profiler_passes(const fs_profiler *p);
 int fs_profiler_measure(fs_profiler *p, int n, int (*run)(void *ctx, int i), void (*prepare)(void *ctx, int i),
                         void *ctx, double *values, char *why, size_t whylen);
 void fs_profiler_close(fs_profiler *p);
+/* PC and PM sampling cannot share the GPU's counters with the Range
+ * Profiler: pause disables it on the context, resume enables it again for
+ * the next measurement (0, or -1 with why). */
+void fs_profiler_pause(fs_profiler *p);
+int fs_profiler_resume(fs_profiler *p, char *why, size_t whylen);
 
 /* One kernel launch as CUPTI's kernel activity record describes it: where a
  * peer's library launches kernels the harness cannot see, the launch

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
+#include "sampling.h"
 #include "results.h"
 
 /* Every CUPTI name the table uses: its rows' and the parts of computed rows. */
@@ -157,6 +158,28 @@ static void table_names_exist_on_gh100(void **state)
     assert_int_equal(rc, 0);
 }
 
+/* PM sampling takes its metrics in one pass: the timeline's must fit. */
+static void timeline_metrics_sample_on_gh100(void **state)
+{
+    char why[512] = "";
+    int rc = fs_timeline_check("GH100", why, sizeof why);
+    if (rc)
+        fail_msg("%s", why);
+    assert_int_equal(fs_timeline_check("GX999", why, sizeof why), -1);
+    assert_non_null(strstr(why, "cuptiProfilerHostInitialize"));
+}
+
+/* PC sampling's reasons: the prefix goes, the not-issued subsets are not
+ * counted a second time. */
+static void stall_names_are_shortened(void **state)
+{
+    char buf[64];
+    assert_string_equal(fs_stall_short("smsp__pcsamp_warps_issue_stalled_long_scoreboard", buf, sizeof buf),
+                        "long_scoreboard");
+    assert_null(fs_stall_short("smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued", buf, sizeof buf));
+    assert_string_equal(fs_stall_short("smsp__pcsamp_sample_count", buf, sizeof buf), "smsp__pcsamp_sample_count");
+}
+
 static void expect_rejected(const char *name, const char *suggestion)
 {
     char why[1024] = "";
@@ -202,6 +225,8 @@ int main(void)
         cmocka_unit_test(table_names_exist_on_gh100),
         cmocka_unit_test(unknown_names_get_suggestions),
         cmocka_unit_test(unknown_chip_is_named),
+        cmocka_unit_test(timeline_metrics_sample_on_gh100),
+        cmocka_unit_test(stall_names_are_shortened),
         cmocka_unit_test(fail_hook_gives_its_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

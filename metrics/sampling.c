@@ -1,0 +1,748 @@
+/* PC sampling and PM sampling through CUPTI, in plain C: where a kernel's
+ * warps were and what they waited on, per source line; and counters over the
+ * time of one launch. Each view is one extra launch of a variant that has
+ * been validated and timed, so neither can touch a timed number. */
+#include "sampling.h"
+#include "cupti_check.h"
+#include "fail.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+#include <cupti_callbacks.h>
+#include <cupti_pcsampling.h>
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_host.h>
+#include <cupti_target.h>
+
+/* ---- hot lines ---- */
+
+#define PCS_BUFFER_PCS 4096      /* PCs per cuptiPCSamplingGetData */
+#define PCS_TARGET_SAMPLES 1e5   /* enough for a line at 1% to hold 1000 */
+/* At 2^5 cycles the H200's hardware buffer filled faster than CUPTI emptied
+ * it: 113k of 166k samples dropped for a 27 us kernel; 2^7 dropped 0.4%. */
+#define PCS_MIN_LOG2 7
+#define PCS_NOMINAL_HZ 1.8e9     /* to size the period only: no clock is read */
+#define STALL_PREFIX "smsp__pcsamp_warps_issue_stalled_"
+#define NOT_ISSUED "_not_issued"
+
+typedef struct {
+    uint64_t crc;
+    size_t size;
+    char *cubin;
+} module;
+
+/* PC sampling's state on the context: the stall reasons CUPTI offers and
+ * which of them count, the buffer CUPTI fills, and the lines of the current
+ * collection with their samples per reason. */
+struct fs_pcsampler {
+    CUpti_SubscriberHandle sub;
+    CUcontext ctx;               /* the runtime's primary context, once created */
+    int enabled;
+    char why[512];               /* what failed in a callback, or "" */
+    module *mods;
+    int nmods, mcap;
+    size_t nreasons;
+    uint32_t *index;             /* CUPTI's index of reason i */
+    char (*name)[CUPTI_STALL_REASON_STRING_SIZE];
+    char **names;                /* into name[], as CUPTI's API wants them */
+    int *counted;                /* reason i counts (not a _not_issued subset) */
+    CUpti_PCSamplingData data;   /* the buffer configured, CUPTI's own */
+    CUpti_PCSamplingData got;    /* what cuptiPCSamplingGetData hands back */
+    fs_hot_line *lines;
+    double *per_reason;          /* lines x nreasons */
+    int nlines, lcap;
+    double counted_sum, all_sum; /* samples in the counted reasons, in all */
+};
+
+const char *fs_stall_short(const char *cupti, char *buf, size_t len)
+{
+    size_t n = strlen(cupti), k = strlen(NOT_ISSUED);
+    if (n >= k && !strcmp(cupti + n - k, NOT_ISSUED))
+        return NULL;
+    const char *name = strncmp(cupti, STALL_PREFIX, strlen(STALL_PREFIX)) ? cupti : cupti + strlen(STALL_PREFIX);
+    snprintf(buf, len, "%s", name);
+    return buf;
+}
+
+/* A module's machine code, kept: the line table that maps a sampled PC to
+ * its source line. CUPTI's copy lives only as long as the callback. */
+static int keep_module(fs_pcsampler *s, const CUpti_ModuleResourceData *m, char *why, size_t len)
+{
+    CUpti_GetCubinCrcParams crc = {.size = CUpti_GetCubinCrcParamsSize, .cubinSize = m->cubinSize, .cubin = m->pCubin};
+    CUPTI_CHECK(cuptiGetCubinCrc(&crc), why, len);
+    if (s->nmods == s->mcap) {
+        int cap = s->mcap ? 2 * s->mcap : 64;
+        module *grown = realloc(s->mods, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return fs_fail(why, len, "out of memory keeping a module's machine code");
+        s->mods = grown;
+        s->mcap = cap;
+    }
+    module *k = &s->mods[s->nmods];
+    if (!(k->cubin = malloc(m->cubinSize)))
+        return fs_fail(why, len, "out of memory keeping a module's machine code");
+    memcpy(k->cubin, m->pCubin, m->cubinSize);
+    k->size = m->cubinSize;
+    k->crc = crc.cubinCrc;
+    s->nmods++;
+    return 0;
+}
+
+static int reasons(fs_pcsampler *s, char *why, size_t len)
+{
+    CUpti_PCSamplingGetNumStallReasonsParams n = {
+        .size = CUpti_PCSamplingGetNumStallReasonsParamsSize, .ctx = s->ctx, .numStallReasons = &s->nreasons};
+    CUPTI_CHECK(cuptiPCSamplingGetNumStallReasons(&n), why, len);
+    s->index = calloc(s->nreasons, sizeof *s->index);
+    s->name = calloc(s->nreasons, sizeof *s->name);
+    s->names = calloc(s->nreasons, sizeof *s->names);
+    s->counted = calloc(s->nreasons, sizeof *s->counted);
+    if (!s->index || !s->name || !s->names || !s->counted)
+        return fs_fail(why, len, "out of memory for %zu stall reasons", s->nreasons);
+    for (size_t i = 0; i < s->nreasons; i++)
+        s->names[i] = s->name[i];
+    CUpti_PCSamplingGetStallReasonsParams g = {.size = CUpti_PCSamplingGetStallReasonsParamsSize,
+                                               .ctx = s->ctx,
+                                               .numStallReasons = s->nreasons,
+                                               .stallReasonIndex = s->index,
+                                               .stallReasons = s->names};
+    CUPTI_CHECK(cuptiPCSamplingGetStallReasons(&g), why, len);
+    char buf[CUPTI_STALL_REASON_STRING_SIZE];
+    for (size_t i = 0; i < s->nreasons; i++)
+        s->counted[i] = fs_stall_short(s->name[i], buf, sizeof buf) != NULL;
+    return 0;
+}
+
+static int set_attributes(fs_pcsampler *s, CUpti_PCSamplingConfigurationInfo *a, size_t n, char *why, size_t len)
+{
+    CUpti_PCSamplingConfigurationInfoParams p = {.size = CUpti_PCSamplingConfigurationInfoParamsSize,
+                                                 .ctx = s->ctx,
+                                                 .numAttributes = n,
+                                                 .pPCSamplingConfigurationInfo = a};
+    CUPTI_CHECK(cuptiPCSamplingSetConfigurationAttribute(&p), why, len);
+    return 0;
+}
+
+static int alloc_buffer(CUpti_PCSamplingData *b, size_t nreasons)
+{
+    b->size = sizeof *b;
+    b->collectNumPcs = PCS_BUFFER_PCS;
+    if (!(b->pPcData = calloc(PCS_BUFFER_PCS, sizeof *b->pPcData)))
+        return -1;
+    for (size_t i = 0; i < PCS_BUFFER_PCS; i++) {
+        b->pPcData[i].size = sizeof *b->pPcData;
+        if (!(b->pPcData[i].stallReason = calloc(nreasons, sizeof *b->pPcData[i].stallReason)))
+            return -1;
+    }
+    return 0;
+}
+
+static void free_buffer(CUpti_PCSamplingData *b)
+{
+    for (size_t i = 0; b->pPcData && i < b->collectNumPcs; i++)
+        free(b->pPcData[i].stallReason);
+    free(b->pPcData);
+}
+
+/* Enabled when the context is created, before any module loads: CUPTI
+ * attributes samples only to the functions of modules it saw load.
+ * Continuous mode does not serialise launches, and with start and stop
+ * control nothing is sampled outside fs_pcsampler_collect. */
+static int enable(fs_pcsampler *s, char *why, size_t len)
+{
+    CUpti_PCSamplingEnableParams e = {.size = CUpti_PCSamplingEnableParamsSize, .ctx = s->ctx};
+    CUPTI_CHECK(cuptiPCSamplingEnable(&e), why, len);
+    s->enabled = 1;
+    if (!s->index && reasons(s, why, len))
+        return -1;
+    if (!s->data.pPcData && (alloc_buffer(&s->data, s->nreasons) || alloc_buffer(&s->got, s->nreasons)))
+        return fs_fail(why, len, "out of memory for the PC sampling buffers");
+    CUpti_PCSamplingConfigurationInfo a[4] = {
+        {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON},
+        {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE},
+        {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL},
+        {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER},
+    };
+    a[0].attributeData.stallReasonData.stallReasonCount = s->nreasons;
+    a[0].attributeData.stallReasonData.pStallReasonIndex = s->index;
+    a[1].attributeData.collectionModeData.collectionMode = CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
+    a[2].attributeData.enableStartStopControlData.enableStartStopControl = 1;
+    a[3].attributeData.samplingDataBufferData.samplingDataBuffer = &s->data;
+    return set_attributes(s, a, 4, why, len);
+}
+
+void fs_pcsampler_pause(fs_pcsampler *s)
+{
+    if (s && s->enabled) {
+        CUpti_PCSamplingDisableParams d = {.size = CUpti_PCSamplingDisableParamsSize, .ctx = s->ctx};
+        cuptiPCSamplingDisable(&d); /* nothing to do if it fails */
+        s->enabled = 0;
+    }
+}
+
+void fs_pcsampler_resume(fs_pcsampler *s)
+{
+    if (s && s->ctx && !s->enabled && !s->why[0])
+        enable(s, s->why, sizeof s->why);
+}
+
+/* Context creation and module loads, as the driver reports them. A failure
+ * here waits in s->why for the next collection to report. */
+static void CUPTIAPI on_resource(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
+{
+    fs_pcsampler *s = user;
+    const CUpti_ResourceData *rd = data;
+    if (domain != CUPTI_CB_DOMAIN_RESOURCE || s->why[0])
+        return;
+    if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && !s->ctx) {
+        s->ctx = rd->context;
+        enable(s, s->why, sizeof s->why);
+    } else if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED && rd->resourceDescriptor &&
+             ((const CUpti_ModuleResourceData *)rd->resourceDescriptor)->pCubin)
+        keep_module(s, rd->resourceDescriptor, s->why, sizeof s->why);
+}
+
+fs_pcsampler *fs_pcsampler_open(char *why, size_t whylen)
+{
+    fs_pcsampler *s = calloc(1, sizeof *s);
+    if (!s) {
+        fs_fail(why, whylen, "out of memory opening PC sampling");
+        return NULL;
+    }
+    CUptiResult r = cuptiSubscribe(&s->sub, on_resource, s);
+    if (r == CUPTI_SUCCESS && (r = cuptiEnableDomain(1, s->sub, CUPTI_CB_DOMAIN_RESOURCE)) != CUPTI_SUCCESS)
+        cuptiUnsubscribe(s->sub);
+    if (r != CUPTI_SUCCESS) {
+        fs_cupti_fail(r, "cuptiSubscribe or cuptiEnableDomain (resources)", __FILE__, __LINE__, why, whylen);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void fs_pcsampler_close(fs_pcsampler *s)
+{
+    if (!s)
+        return;
+    fs_pcsampler_pause(s);
+    cuptiUnsubscribe(s->sub);
+    for (int i = 0; i < s->nmods; i++)
+        free(s->mods[i].cubin);
+    free_buffer(&s->data);
+    free_buffer(&s->got);
+    free(s->mods);
+    free(s->index);
+    free(s->name);
+    free(s->names);
+    free(s->counted);
+    free(s->lines);
+    free(s->per_reason);
+    free(s);
+}
+
+void fs_hotspots_free(fs_hotspots *h)
+{
+    free(h->lines);
+    memset(h, 0, sizeof *h);
+}
+
+/* The period as a power of two (CUPTI takes the exponent, 5 to 31) that
+ * gives about PCS_TARGET_SAMPLES over the call, PCS_MIN_LOG2 at least. */
+static unsigned period_log2(double expect_s, int sms)
+{
+    double cycles = expect_s * PCS_NOMINAL_HZ * (sms > 0 ? sms : 1);
+    int k = (int)ceil(log2(cycles / PCS_TARGET_SAMPLES));
+    return (unsigned)(k < PCS_MIN_LOG2 ? PCS_MIN_LOG2 : k > 31 ? 31 : k);
+}
+
+static const module *find_module(const fs_pcsampler *s, uint64_t crc)
+{
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].crc == crc)
+            return &s->mods[i];
+    return NULL;
+}
+
+/* The source file of a line-table entry, relative to the working folder
+ * when under it ("variants/03_causal_skip.cu" for a run made in the source
+ * tree), else absolute. */
+static void source_path(const char *dir, const char *file, char *out, size_t len)
+{
+    char cwd[1024];
+    if (file[0] == '/' || !dir)
+        snprintf(out, len, "%s", file);
+    else
+        snprintf(out, len, "%s/%s", dir, file);
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (n && !strncmp(out, cwd, n) && out[n] == '/')
+        memmove(out, out + n + 1, strlen(out + n + 1) + 1);
+}
+
+/* Line `line` of path, trimmed, into out ("" when it cannot be read). */
+static void source_text(const char *path, int line, char *out, size_t len)
+{
+    char buf[4096];
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    for (int i = 1; fgets(buf, sizeof buf, f); i += strchr(buf, '\n') != NULL)
+        if (i == line) {
+            char *t = buf + strspn(buf, " \t");
+            size_t k = strcspn(t, "\r\n");
+            while (k && (t[k - 1] == ' ' || t[k - 1] == '\t'))
+                k--;
+            snprintf(out, len, "%.*s", (int)k, t);
+            break;
+        }
+    fclose(f);
+}
+
+/* The line of (file, line), added when new; -1 when out of memory. */
+static int line_slot(fs_pcsampler *s, const char *dir, const char *file, int line)
+{
+    char path[512];
+    source_path(dir, file, path, sizeof path);
+    for (int i = 0; i < s->nlines; i++)
+        if (s->lines[i].line == line && !strcmp(s->lines[i].file, path))
+            return i;
+    if (s->nlines == s->lcap) {
+        int cap = s->lcap ? 2 * s->lcap : 256;
+        fs_hot_line *l = realloc(s->lines, (size_t)cap * sizeof *l);
+        if (l)
+            s->lines = l;
+        double *p = realloc(s->per_reason, (size_t)cap * s->nreasons * sizeof *p);
+        if (p)
+            s->per_reason = p;
+        if (!l || !p)
+            return -1;
+        s->lcap = cap;
+    }
+    fs_hot_line *h = &s->lines[s->nlines];
+    memset(h, 0, sizeof *h);
+    snprintf(h->file, sizeof h->file, "%s", path);
+    h->line = line;
+    if (line > 0)
+        source_text(path, line, h->source, sizeof h->source);
+    memset(s->per_reason + (size_t)s->nlines * s->nreasons, 0, s->nreasons * sizeof *s->per_reason);
+    return s->nlines++;
+}
+
+/* The PCs of one buffer into their lines. */
+static int add_pcs(fs_pcsampler *s, char *why, size_t len)
+{
+    for (size_t i = 0; i < s->got.totalNumPcs; i++) {
+        /* functionName is left alone: PCs share CUPTI's strings, and
+         * CUPTI may hand the same one out again in a later buffer. */
+        const CUpti_PCSamplingPCData *pc = &s->got.pPcData[i];
+        const module *m = find_module(s, pc->cubinCrc);
+        CUpti_GetSassToSourceCorrelationParams where = {.size = CUpti_GetSassToSourceCorrelationParamsSize,
+                                                        .cubin = m ? m->cubin : NULL,
+                                                        .cubinSize = m ? m->size : 0,
+                                                        .functionName = pc->functionName,
+                                                        .pcOffset = pc->pcOffset};
+        /* No line table (a library's kernel, or no -lineinfo): line 0. */
+        int found = m && cuptiGetSassToSourceCorrelation(&where) == CUPTI_SUCCESS && where.fileName;
+        int k = line_slot(s, found ? where.dirName : NULL, found ? where.fileName : pc->functionName,
+                          found ? (int)where.lineNumber : 0);
+        free(where.fileName);
+        free(where.dirName);
+        if (k < 0)
+            return fs_fail(why, len, "out of memory for the sampled lines");
+        for (size_t j = 0; j < pc->stallReasonCount; j++)
+            for (size_t r = 0; r < s->nreasons; r++)
+                if (s->index[r] == pc->stallReason[j].pcSamplingStallReasonIndex) {
+                    s->all_sum += pc->stallReason[j].samples;
+                    if (s->counted[r]) {
+                        s->counted_sum += pc->stallReason[j].samples;
+                        s->per_reason[(size_t)k * s->nreasons + r] += pc->stallReason[j].samples;
+                    }
+                }
+    }
+    return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+    double x = ((const fs_hot_line *)a)->samples, y = ((const fs_hot_line *)b)->samples;
+    return (x < y) - (x > y);
+}
+
+/* Reason r's short name when it counts, else NULL. */
+static const char *counted_name(const fs_pcsampler *s, size_t r, char *buf, size_t len)
+{
+    return s->counted[r] ? fs_stall_short(s->name[r], buf, len) : NULL;
+}
+
+/* Each line's total and its largest reasons; the lines, hottest first, go
+ * to out. */
+static void finish_lines(fs_pcsampler *s, fs_hotspots *out)
+{
+    char buf[CUPTI_STALL_REASON_STRING_SIZE];
+    for (int i = 0; i < s->nlines; i++) {
+        fs_hot_line *h = &s->lines[i];
+        const double *v = s->per_reason + (size_t)i * s->nreasons;
+        for (size_t r = 0; r < s->nreasons; r++)
+            h->samples += v[r];
+        for (int t = 0; t < FS_HOT_STALLS; t++) {
+            int best = -1;
+            for (size_t r = 0; r < s->nreasons; r++) {
+                const char *name = counted_name(s, r, buf, sizeof buf);
+                int taken = 0;
+                for (int u = 0; u < t && name; u++)
+                    taken |= !strcmp(h->stall[u], name);
+                if (name && !taken && v[r] > 0 && (best < 0 || v[r] > v[best]))
+                    best = (int)r;
+            }
+            if (best < 0)
+                break;
+            snprintf(h->stall[t], sizeof h->stall[t], "%s", counted_name(s, (size_t)best, buf, sizeof buf));
+            h->stall_pct[t] = 100 * v[best] / h->samples;
+        }
+    }
+    qsort(s->lines, (size_t)s->nlines, sizeof *s->lines, by_samples);
+    int n = s->nlines;
+    while (n && s->lines[n - 1].samples <= 0)
+        n--;
+    out->lines = s->lines;
+    out->n = n;
+    s->lines = NULL;
+    s->nlines = s->lcap = 0;
+}
+
+/* Start, the call, stop; then CUPTI hands the PCs over a buffer at a time. */
+static int sample_call(fs_pcsampler *s, int (*run)(void *), void *ctx, fs_hotspots *out, char *why, size_t len)
+{
+    s->nlines = 0;
+    s->counted_sum = s->all_sum = 0;
+    double other = 0;
+    CUpti_PCSamplingStartParams start = {.size = CUpti_PCSamplingStartParamsSize, .ctx = s->ctx};
+    CUPTI_CHECK(cuptiPCSamplingStart(&start), why, len);
+    int rc = run(ctx);
+    cudaError_t e = cudaDeviceSynchronize();
+    CUpti_PCSamplingStopParams stop = {.size = CUpti_PCSamplingStopParamsSize, .ctx = s->ctx};
+    CUPTI_CHECK(cuptiPCSamplingStop(&stop), why, len);
+    if (rc || e != cudaSuccess)
+        return fs_fail(why, len, "the sampled launch failed: %s", cudaGetErrorString(e ? e : cudaGetLastError()));
+    do {
+        CUpti_PCSamplingGetDataParams get = {.size = CUpti_PCSamplingGetDataParamsSize, .ctx = s->ctx,
+                                             .pcSamplingData = &s->got};
+        CUPTI_CHECK(cuptiPCSamplingGetData(&get), why, len);
+        out->samples += (double)s->got.totalSamples;
+        out->dropped += (double)s->got.droppedSamples;
+        other += (double)s->got.nonUsrKernelsTotalSamples;
+        if (add_pcs(s, why, len))
+            return -1;
+    } while (s->got.remainingNumPcs > 0);
+    if (getenv("FLASHSTUDY_PROFILE_TRACE"))
+        fprintf(stderr, "flashstudy trace: PC sampling: %.0f samples, %.0f dropped, %.0f in other kernels; %.0f in "
+                        "the counted reasons, %.0f in all (%zu reasons)\n", out->samples, out->dropped, other,
+                s->counted_sum, s->all_sum, s->nreasons);
+    return 0;
+}
+
+int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void *ctx, double expect_s, int sms,
+                         fs_hotspots *out, char *why, size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    if (s->why[0])
+        return fs_fail(why, whylen, "%s", s->why);
+    if (!s->enabled)
+        return fs_fail(why, whylen, "PC sampling is not enabled (the CUDA context was created before "
+                                    "fs_pcsampler_open, or it is paused)");
+    const unsigned k = period_log2(expect_s, sms);
+    CUpti_PCSamplingConfigurationInfo period = {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD};
+    period.attributeData.samplingPeriodData.samplingPeriod = k;
+    out->period_cycles = 1u << k;
+    int rc = set_attributes(s, &period, 1, why, whylen) || sample_call(s, run, ctx, out, why, whylen) ? -1 : 0;
+    if (!rc)
+        finish_lines(s, out);
+    else
+        fs_hotspots_free(out);
+    return rc;
+}
+
+/* ---- timeline ---- */
+
+
+#define PMS_MIN_INTERVAL_NS 250.0   /* finer intervals drop samples on the H200 */
+#define PMS_SAMPLES_PER_CALL 200.0  /* the interval aims at this many over the call */
+#define PMS_WINDOW_S 2e-3           /* room for the launch latency and the stop */
+#define PMS_HW_BUFFER (64u << 20)
+#define PMS_IDLE_PCT 1.0            /* sm_active_pct at or below: the GPU idles */
+
+struct fs_pmsampler {
+    size_t device;
+    const char **names;       /* fs_timeline_metrics' CUPTI names */
+    uint8_t *availability, *config;
+    size_t config_size;
+    CUpti_Profiler_Host_Object *host;
+    int initialized;
+};
+
+void fs_pmsampler_close(fs_pmsampler *s)
+{
+    if (!s)
+        return;
+    if (s->host) {
+        CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+                                                     .pHostObject = s->host};
+        cuptiProfilerHostDeinitialize(&d);
+    }
+    if (s->initialized)
+        fs_cupti_profiler_deinit();
+    free(s->names);
+    free(s->availability);
+    free(s->config);
+    free(s);
+}
+
+/* The host side for chip: the configuration image of fs_timeline_metrics,
+ * which PM sampling needs in one pass. */
+static int pm_config(fs_pmsampler *s, const char *chip, char *why, size_t len)
+{
+    CUpti_Profiler_Host_Initialize_Params h = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+                                               .profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING,
+                                               .pChipName = chip,
+                                               .pCounterAvailabilityImage = s->availability};
+    CUPTI_CHECK(cuptiProfilerHostInitialize(&h), why, len);
+    s->host = h.pHostObject;
+    if (!(s->names = calloc((size_t)fs_timeline_metrics_count, sizeof *s->names)))
+        return fs_fail(why, len, "out of memory for the timeline's metric names");
+    for (int i = 0; i < fs_timeline_metrics_count; i++)
+        s->names[i] = fs_timeline_metrics[i].cupti;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
+                                                       .pHostObject = s->host,
+                                                       .ppMetricNames = s->names,
+                                                       .numMetrics = (size_t)fs_timeline_metrics_count};
+    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), why, len);
+    CUpti_Profiler_Host_GetConfigImageSize_Params size = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = s->host};
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size), why, len);
+    s->config_size = size.configImageSize;
+    if (!(s->config = malloc(s->config_size)))
+        return fs_fail(why, len, "out of memory for the PM sampling configuration image");
+    CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
+                                                       .pHostObject = s->host,
+                                                       .configImageSize = s->config_size,
+                                                       .pConfigImage = s->config};
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&image), why, len);
+    CUpti_Profiler_Host_GetNumOfPasses_Params passes = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+                                                        .configImageSize = s->config_size,
+                                                        .pConfigImage = s->config};
+    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes), why, len);
+    if (passes.numOfPasses != 1)
+        return fs_fail(why, len, "the timeline's %d metrics need %zu passes on %s; PM sampling takes one",
+                       fs_timeline_metrics_count, passes.numOfPasses, chip);
+    return 0;
+}
+
+int fs_timeline_check(const char *chip, char *why, size_t whylen)
+{
+    fs_pmsampler *s = calloc(1, sizeof *s);
+    int rc = s ? pm_config(s, chip, why, whylen) : fs_fail(why, whylen, "out of memory");
+    fs_pmsampler_close(s);
+    return rc;
+}
+
+static int pm_open_steps(fs_pmsampler *s, char *why, size_t len)
+{
+    int device;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e != cudaSuccess)
+        return fs_fail(why, len, "no usable CUDA device: %s", cudaGetErrorString(e));
+    s->device = (size_t)device;
+    if (fs_cupti_profiler_init(why, len))
+        return -1;
+    s->initialized = 1;
+    CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+                                            .deviceIndex = s->device};
+    CUPTI_CHECK(cuptiDeviceGetChipName(&chip), why, len);
+    CUpti_PmSampling_GetCounterAvailability_Params a = {
+        .structSize = CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE, .deviceIndex = s->device};
+    CUPTI_CHECK(cuptiPmSamplingGetCounterAvailability(&a), why, len);
+    if (!(s->availability = malloc(a.counterAvailabilityImageSize)))
+        return fs_fail(why, len, "out of memory for the counter availability image");
+    a.pCounterAvailabilityImage = s->availability;
+    CUPTI_CHECK(cuptiPmSamplingGetCounterAvailability(&a), why, len);
+    return pm_config(s, chip.pChipName, why, len);
+}
+
+fs_pmsampler *fs_pmsampler_open(char *why, size_t whylen)
+{
+    fs_pmsampler *s = calloc(1, sizeof *s);
+    if (!s) {
+        fs_fail(why, whylen, "out of memory opening PM sampling");
+        return NULL;
+    }
+    if (pm_open_steps(s, why, whylen)) {
+        fs_pmsampler_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+void fs_timeline_free(fs_timeline *t)
+{
+    free(t->t);
+    free(t->dt);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+/* Start, the call, stop, decode: the samples into the counter data image. */
+static int pm_record(fs_pmsampler *s, CUpti_PmSampling_Object *obj, uint8_t *data, size_t size,
+                     int (*run)(void *), void (*prepare)(void *), void *ctx, int *full, char *why, size_t len)
+{
+    if (prepare) {
+        prepare(ctx);
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess)
+            return fs_fail(why, len, "the L2 flush before the sampled launch failed: %s", cudaGetErrorString(e));
+    }
+    CUpti_PmSampling_Start_Params start = {.structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE,
+                                           .pPmSamplingObject = obj};
+    CUPTI_CHECK(cuptiPmSamplingStart(&start), why, len);
+    int rc = run(ctx);
+    cudaError_t e = cudaDeviceSynchronize();
+    CUpti_PmSampling_Stop_Params stop = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE,
+                                         .pPmSamplingObject = obj};
+    CUPTI_CHECK(cuptiPmSamplingStop(&stop), why, len);
+    if (rc || e != cudaSuccess)
+        return fs_fail(why, len, "the sampled launch failed: %s", cudaGetErrorString(e ? e : cudaGetLastError()));
+    CUpti_PmSampling_DecodeData_Params decode = {.structSize = CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE,
+                                                 .pPmSamplingObject = obj,
+                                                 .pCounterDataImage = data,
+                                                 .counterDataImageSize = size};
+    CUPTI_CHECK(cuptiPmSamplingDecodeData(&decode), why, len);
+    if (decode.overflow)
+        return fs_fail(why, len, "the PM sampling hardware buffer overflowed");
+    *full = decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    return 0;
+}
+
+/* The completed samples, evaluated, the idle ones at both ends cut. */
+static int pm_samples(fs_pmsampler *s, CUpti_PmSampling_Object *obj, uint8_t *data, size_t size, fs_timeline *out,
+                      char *why, size_t len)
+{
+    CUpti_PmSampling_GetCounterDataInfo_Params info = {.structSize = CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE,
+                                                       .pCounterDataImage = data,
+                                                       .counterDataImageSize = size};
+    CUPTI_CHECK(cuptiPmSamplingGetCounterDataInfo(&info), why, len);
+    const int m = fs_timeline_metrics_count, n = (int)info.numCompletedSamples;
+    int active = -1;
+    for (int k = 0; k < m; k++)
+        if (!strcmp(fs_timeline_metrics[k].column, "sm_active_pct"))
+            active = k;
+    double *v = calloc((size_t)(n ? n : 1) * m, sizeof *v), *t0 = calloc((size_t)(n ? n : 1), sizeof *t0),
+           *t1 = calloc((size_t)(n ? n : 1), sizeof *t1);
+    int rc = v && t0 && t1 ? 0 : fs_fail(why, len, "out of memory for %d PM samples", n);
+    for (int i = 0; i < n && !rc; i++) {
+        CUpti_PmSampling_CounterData_GetSampleInfo_Params si = {
+            .structSize = CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE,
+            .pPmSamplingObject = obj,
+            .pCounterDataImage = data,
+            .counterDataImageSize = size,
+            .sampleIndex = (size_t)i};
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
+            .pHostObject = s->host,
+            .pCounterDataImage = data,
+            .counterDataImageSize = size,
+            .rangeIndex = (size_t)i,
+            .ppMetricNames = s->names,
+            .numMetrics = (size_t)m,
+            .pMetricValues = v + (size_t)i * m};
+        CUptiResult r = cuptiPmSamplingCounterDataGetSampleInfo(&si);
+        if (r == CUPTI_SUCCESS)
+            r = cuptiProfilerHostEvaluateToGpuValues(&ev);
+        if (r != CUPTI_SUCCESS)
+            rc = fs_cupti_fail(r, "cuptiPmSamplingCounterDataGetSampleInfo or cuptiProfilerHostEvaluateToGpuValues",
+                               __FILE__, __LINE__, why, len);
+        t0[i] = (double)si.startTimestamp;
+        t1[i] = (double)si.endTimestamp;
+    }
+    int first = 0, last = n - 1;
+    while (!rc && active >= 0 && first < n && v[(size_t)first * m + active] <= PMS_IDLE_PCT)
+        first++;
+    while (!rc && active >= 0 && last >= first && v[(size_t)last * m + active] <= PMS_IDLE_PCT)
+        last--;
+    if (!rc && last < first)
+        rc = fs_fail(why, len, "none of the %d PM samples saw the GPU busy (the launch is shorter than the "
+                     "%.0f ns interval, or the samples missed it)", n, out->interval_ns);
+    if (!rc) {
+        first -= first > 0;
+        last += last < n - 1;
+        out->n = last - first + 1;
+        out->t = malloc((size_t)out->n * sizeof *out->t);
+        out->dt = malloc((size_t)out->n * sizeof *out->dt);
+        out->v = malloc((size_t)out->n * m * sizeof *out->v);
+        if (!out->t || !out->dt || !out->v)
+            rc = fs_fail(why, len, "out of memory for %d PM samples", out->n);
+        for (int i = 0; !rc && i < out->n; i++) {
+            out->t[i] = (t0[first + i] - t0[first]) * 1e-9;
+            out->dt[i] = (t1[first + i] - t0[first + i]) * 1e-9;
+            memcpy(out->v + (size_t)i * m, v + (size_t)(first + i) * m, (size_t)m * sizeof *v);
+        }
+    }
+    free(v);
+    free(t0);
+    free(t1);
+    return rc;
+}
+
+int fs_pmsampler_collect(fs_pmsampler *s, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
+                         double expect_s, fs_timeline *out, char *why, size_t whylen)
+{
+    memset(out, 0, sizeof *out);
+    out->interval_ns = fmax(PMS_MIN_INTERVAL_NS, round(expect_s * 1e9 / PMS_SAMPLES_PER_CALL));
+    CUpti_PmSampling_Enable_Params enable = {.structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE,
+                                             .deviceIndex = s->device};
+    CUPTI_CHECK(cuptiPmSamplingEnable(&enable), why, whylen);
+    CUpti_PmSampling_Object *obj = enable.pPmSamplingObject;
+    uint8_t *data = NULL;
+    CUpti_PmSampling_SetConfig_Params config = {.structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE,
+                                                .pPmSamplingObject = obj,
+                                                .configSize = s->config_size,
+                                                .pConfig = s->config,
+                                                .hardwareBufferSize = PMS_HW_BUFFER,
+                                                .samplingInterval = (uint64_t)out->interval_ns,
+                                                .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
+                                                .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST};
+    CUpti_PmSampling_GetCounterDataSize_Params size = {
+        .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pPmSamplingObject = obj,
+        .pMetricNames = s->names,
+        .numMetrics = (size_t)fs_timeline_metrics_count,
+        .maxSamples = (uint32_t)ceil((2 * expect_s + PMS_WINDOW_S) * 1e9 / out->interval_ns)};
+    CUptiResult r = cuptiPmSamplingSetConfig(&config);
+    const char *call = "cuptiPmSamplingSetConfig";
+    if (r == CUPTI_SUCCESS && (call = "cuptiPmSamplingGetCounterDataSize", r = cuptiPmSamplingGetCounterDataSize(&size)) ==
+                                  CUPTI_SUCCESS && !(data = malloc(size.counterDataSize)))
+        r = CUPTI_ERROR_OUT_OF_MEMORY;
+    CUpti_PmSampling_CounterDataImage_Initialize_Params init = {
+        .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pPmSamplingObject = obj,
+        .counterDataSize = size.counterDataSize,
+        .pCounterData = data};
+    if (r == CUPTI_SUCCESS)
+        r = (call = "cuptiPmSamplingCounterDataImageInitialize", cuptiPmSamplingCounterDataImageInitialize(&init));
+    int rc = r == CUPTI_SUCCESS ? 0 : fs_cupti_fail(r, call, __FILE__, __LINE__, why, whylen);
+    if (!rc)
+        rc = pm_record(s, obj, data, size.counterDataSize, run, prepare, ctx, &out->truncated, why, whylen);
+    if (!rc)
+        rc = pm_samples(s, obj, data, size.counterDataSize, out, why, whylen);
+    CUpti_PmSampling_Disable_Params disable = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE,
+                                               .pPmSamplingObject = obj};
+    cuptiPmSamplingDisable(&disable);
+    free(data);
+    if (rc)
+        fs_timeline_free(out);
+    return rc;
+}
