@@ -112,7 +112,7 @@ $(BUILD)/%.o: %.c
 # cupti_profiler_host.h includes <string>, a C++ header, although its API is
 # C. An empty `string` in metrics/compat, searched first for this one file,
 # lets gcc compile it as C.
-$(BUILD)/metrics/cupti.o: CFLAGS += -Imetrics/compat
+$(BUILD)/metrics/cupti.o $(BUILD)/metrics/sampling.o: CFLAGS += -Imetrics/compat
 
 # The architectures the CUDA objects were built for, rewritten only when
 # ARCHS changes, so that a change rebuilds them.
@@ -199,7 +199,10 @@ fuzz:
 
 # The data files flashstudy finds beside its executable (reports/rundata.c,
 # fsr_data): PREFIX/bin/flashstudy reads PREFIX/share/flashstudy/.
-DATA := reports/seed_figures.csv reports/peers.csv $(wildcard plots/*.gp)
+# The variants' sources too: the report marks the hot lines a step changed by
+# a diff of two steps' files.
+DATA := reports/seed_figures.csv reports/peers.csv $(wildcard plots/*.gp) \
+        $(wildcard variants/[0-9][0-9]_*.cu variants/*.cuh)
 install: $(FS)
 	install -D -m 755 $(FS) '$(DESTDIR)$(PREFIX)/bin/flashstudy'
 	@for f in $(DATA); do install -D -m 644 $$f '$(DESTDIR)$(PREFIX)/share/flashstudy/'$$f || exit 1; done

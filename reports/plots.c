@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np */
 #include "report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <spawn.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "change.h"
+#include "inside.h"
 #include "model.h"
 #include "rundata.h"
 #include "fail.h"
@@ -27,11 +29,15 @@
 #define MAX_CHART_VARIANTS 40
 
 /* What a chart's writer hands back: its gnuplot variables, or why it has
- * nothing to draw. */
+ * nothing to draw. A chart drawn once per variant gets the variant's row and
+ * names its output. */
 typedef struct {
     const fsr_run *r;
     const fs_table *peers;
+    const fsr_inside *in;
     const char *dir;
+    int row;
+    char name[96];         /* output <name>.png, <name>.svg, the template's name unless the writer sets one */
     char config[700];      /* what the chart shows: the primary configuration unless it says otherwise */
     char vars[VARS_LEN];
     char skip[512];
@@ -470,22 +476,149 @@ static int chart_sweep_peers(chart_ctx *c)
     return dat_close(c, f) ? -1 : 1;
 }
 
+static int sampled(const chart_ctx *c, int row)
+{
+    int one;
+    return fsr_inside_rows(c->r, &c->in->time, row, &one, 1) > 0;
+}
+
+/* The variants of the primary configuration, steps then peers, with samples
+ * in timeline.csv. */
+static int timeline_rows(chart_ctx *c, int *rows, int max)
+{
+    const fsr_run *r = c->r;
+    int n = 0;
+    if (!c->in->have_time) {
+        snprintf(c->skip, sizeof c->skip, "no timeline.csv in the run (flashstudy run --timeline writes it)");
+        return 0;
+    }
+    for (int j = r->cfg_first[r->primary]; j < r->cfg_first[r->primary + 1] && n < max; j++)
+        if (sampled(c, r->order[j]))
+            rows[n++] = r->order[j];
+    if (!n)
+        snprintf(c->skip, sizeof c->skip, "no variant of this configuration has samples in timeline.csv");
+    return n;
+}
+
+/* Of those, the steps whose predecessor has samples too. */
+static int timeline_step_rows(chart_ctx *c, int *rows, int max)
+{
+    int n = timeline_rows(c, rows, max), k = 0;
+    for (int i = 0; i < n; i++) {
+        int prev = fsr_is_peer(c->r, rows[i]) ? -1 : fsr_previous(c->r, rows[i]);
+        if (prev >= 0 && sampled(c, prev))
+            rows[k++] = rows[i];
+    }
+    if (n && !k)
+        snprintf(c->skip, sizeof c->skip, "no step of this configuration follows one with samples in timeline.csv");
+    return k;
+}
+
+/* One block of samples: x at the middle of each sample, µs from the launch's
+ * start; the counters; DRAM in TB/s. */
+static void put_samples(FILE *f, const fsr_timeline *tl)
+{
+    for (int i = 0; i < tl->n; i++) {
+        put_num(f, tl->t[i] + tl->dt[i] / 2);
+        for (int k = 0; k < FSR_TL_COLS; k++)
+            put_num(f, tl->v[k][i] * (k == FSR_TL_DRAM_READ || k == FSR_TL_DRAM_WRITE ? 1e-12 : 1));
+        fputc('\n', f);
+    }
+}
+
+#define SAMPLES_HEADER "t_us (middle of the sample, from the launch's start) tensor_pct issue_pct warps_active_pct " \
+                       "sm_active_pct dram_read_tbps dram_write_tbps"
+
+/* tl's samples into <c->name>.dat, after lead's as a block of their own
+ * when given. */
+static int timeline_dat(chart_ctx *c, const char *header, const fsr_timeline *lead, const fsr_timeline *tl)
+{
+    char dat[128];
+    snprintf(dat, sizeof dat, "%s.dat", c->name);
+    FILE *f = dat_open(c, dat, header);
+    if (!f)
+        return -1;
+    if (lead) {
+        put_samples(f, lead);
+        fputs("\n\n", f);
+    }
+    put_samples(f, tl);
+    var(c, "data", "%s", dat);
+    return dat_close(c, f);
+}
+
+/* The launch of one variant: SMs busy, tensor pipes, issue, warps; DRAM. */
+static int chart_timeline(chart_ctx *c)
+{
+    char id[256], lab[96], tail[160];
+    fsr_id(c->r, c->row, id, sizeof id);
+    /* The id becomes a file name: nothing but letters, digits, '-' and '_'. */
+    for (char *s = id; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-')
+            *s = '_';
+    snprintf(c->name, sizeof c->name, "timeline_%.80s", id);
+    fsr_timeline tl;
+    if (fsr_timeline_read(c->r, c->in, c->row, &tl) < 0)
+        return fs_fail(c->err, c->errlen, "out of memory reading the timeline of %s", id);
+    fsr_variant_label(c->r, c->row, lab, sizeof lab);
+    var(c, "label", "%s", lab);
+    num_var(c, "dt", tl.dt[0]);
+    var(c, "tail_text", "%s", fsr_tail_text(&tl, tail, sizeof tail));
+    if (tl.tail > 0 && tl.tail < tl.length)
+        num_var(c, "tail_start", tl.length - tl.tail);
+    int rc = timeline_dat(c, SAMPLES_HEADER, NULL, &tl);
+    fsr_timeline_free(&tl);
+    return rc ? -1 : 1;
+}
+
+/* A step against its predecessor: SMs busy and tensor pipes of both, from
+ * each launch's start. Block 0 of the data is the predecessor's. */
+static int chart_timeline_step(chart_ctx *c)
+{
+    const int rows[2] = {fsr_previous(c->r, c->row), c->row};
+    fsr_timeline tl[2];
+    snprintf(c->name, sizeof c->name, "timeline_step_%02d", fsr_number(c->r, c->row));
+    for (int k = 0; k < 2; k++) {
+        char lab[96], tail[160];
+        if (fsr_timeline_read(c->r, c->in, rows[k], &tl[k]) < 0) {
+            if (k)
+                fsr_timeline_free(&tl[0]);
+            return fs_fail(c->err, c->errlen, "out of memory reading the timeline of step %02d",
+                           fsr_number(c->r, rows[k]));
+        }
+        fsr_variant_label(c->r, rows[k], lab, sizeof lab);
+        var(c, k ? "title_b" : "title_a", "%s: %.1f µs; %s", lab, tl[k].length,
+            fsr_tail_text(&tl[k], tail, sizeof tail));
+        num_var(c, k ? "num_b" : "num_a", fsr_number(c->r, rows[k]));
+    }
+    int rc = timeline_dat(c, "block 0: the previous step, block 1: this step; " SAMPLES_HEADER, &tl[0], &tl[1]);
+    fsr_timeline_free(&tl[0]);
+    fsr_timeline_free(&tl[1]);
+    return rc ? -1 : 1;
+}
+
 static const struct {
     const char *name;      /* plots/<name>.gp; output <name>.png, <name>.svg */
     const char *what;
     int (*write)(chart_ctx *c);
+    /* A chart drawn once per row: the rows (none: c->skip says why); NULL
+     * for a chart of the run. */
+    int (*rows)(chart_ctx *c, int *rows, int max);
 } charts[] = {
-    {"time", "time per variant, peers as reference lines", chart_time},
-    {"waterfall", "time change step by step", chart_waterfall},
-    {"bytes", "DRAM and L2 bytes", chart_bytes},
-    {"l2hit", "L2 hit rate", chart_l2hit},
-    {"inst", "instructions executed", chart_inst},
-    {"occupancy", "theoretical and achieved occupancy", chart_occupancy},
-    {"roofline", "roofline", chart_roofline},
-    {"seed", "our time change per step against document 000's", chart_seed},
-    {"sweep_time", "time against N", chart_sweep_time},
-    {"sweep_mem", "peak memory against N", chart_sweep_mem},
-    {"sweep_peers", "the fastest step and the peers against N", chart_sweep_peers},
+    {"time", "time per variant, peers as reference lines", chart_time, NULL},
+    {"waterfall", "time change step by step", chart_waterfall, NULL},
+    {"bytes", "DRAM and L2 bytes", chart_bytes, NULL},
+    {"l2hit", "L2 hit rate", chart_l2hit, NULL},
+    {"inst", "instructions executed", chart_inst, NULL},
+    {"occupancy", "theoretical and achieved occupancy", chart_occupancy, NULL},
+    {"roofline", "roofline", chart_roofline, NULL},
+    {"seed", "our time change per step against document 000's", chart_seed, NULL},
+    {"sweep_time", "time against N", chart_sweep_time, NULL},
+    {"sweep_mem", "peak memory against N", chart_sweep_mem, NULL},
+    {"sweep_peers", "the fastest step and the peers against N", chart_sweep_peers, NULL},
+    {"timeline", "one launch of a variant over time", chart_timeline, timeline_rows},
+    {"timeline_step", "one launch of a step and of its predecessor over time", chart_timeline_step,
+     timeline_step_rows},
 };
 #define NCHARTS ((int)(sizeof charts / sizeof charts[0]))
 
@@ -511,15 +644,16 @@ static int copy_template(const char *name, const char *dir, char *err, size_t er
     return fs_out_commit(out, err, errlen);
 }
 
-/* gnuplot -e "fmt=...; VARS" NAME.gp in dir, its output (/dev/stdout) into
- * dir/NAME.FMT through fs_out_open. Returns 0, 1 when gnuplot is not on
+/* gnuplot -e "fmt=...; VARS" TEMPLATE.gp in dir, its output (/dev/stdout)
+ * into dir/NAME.FMT through fs_out_open. Returns 0, 1 when gnuplot is not on
  * PATH, or -1 with err. */
-static int render(const char *dir, const char *name, const char *fmt, const char *vars, char *err, size_t errlen)
+static int render(const char *dir, const char *template, const char *name, const char *fmt, const char *vars,
+                  char *err, size_t errlen)
 {
     extern char **environ;
     char path[1200], gp[64], e[VARS_LEN + 64];
     snprintf(path, sizeof path, "%s/%s.%s", dir, name, fmt);
-    snprintf(gp, sizeof gp, "%s.gp", name);
+    snprintf(gp, sizeof gp, "%s.gp", template);
     snprintf(e, sizeof e, "fmt='%s'; out='/dev/stdout'%.*s", fmt, VARS_LEN, vars);
     FILE *f = fs_out_open(path, err, errlen);
     if (!f)
@@ -547,10 +681,49 @@ static int render(const char *dir, const char *name, const char *fmt, const char
     return fs_fail(err, errlen, "gnuplot was killed by signal %d on %s", WTERMSIG(status), path);
 }
 
+/* A chart written, rendered once render.sh is complete. */
+typedef struct {
+    int chart;             /* its line of charts[] */
+    char name[96], vars[VARS_LEN];
+} drawn_chart;
+
+/* Chart i's writer for c; what it draws gets its template, its lines in
+ * render.sh and a place in *list. 0 (drawn or skipped), or -1 with err. */
+static int draw(chart_ctx *c, int i, FILE *sh, drawn_chart **list, int *n)
+{
+    int w = charts[i].write(c);
+    if (w <= 0) {
+        if (!w)
+            printf("flashstudy: chart %s (%s) skipped: %s\n", c->name, charts[i].what, c->skip);
+        return w;
+    }
+    char gp[64];
+    snprintf(gp, sizeof gp, "%s.gp", charts[i].name);
+    if (copy_template(gp, c->dir, c->err, c->errlen))
+        return -1;
+    var(c, "subtitle", "%s, %s", *fsr_dev(c->r, "name") ? fsr_dev(c->r, "name") : "GPU", c->config);
+    var(c, "run_id", "%s", c->r->id);
+    for (int k = 0; k < 2; k++) {
+        const char *fmt = k ? "svg" : "png";
+        fprintf(sh, "gnuplot -e \"fmt='%s'; out='%s.%s.tmp'%s\" %s\nmv %s.%s.tmp %s.%s\n", fmt, c->name, fmt, c->vars,
+                gp, c->name, fmt, c->name, fmt);
+    }
+    drawn_chart *grown = realloc(*list, sizeof **list * (*n + 1));
+    if (!grown)
+        return fs_fail(c->err, c->errlen, "out of memory");
+    *list = grown;
+    grown[*n].chart = i;
+    snprintf(grown[*n].name, sizeof grown[*n].name, "%s", c->name);
+    memcpy(grown[*n].vars, c->vars, sizeof c->vars);
+    ++*n;
+    return 0;
+}
+
 int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t errlen)
 {
     fsr_run r;
     fs_table peers;
+    fsr_inside in = {0};
     char dir[1024], path[1200], label[700];
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
@@ -561,10 +734,11 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     snprintf(dir, sizeof dir, "%s", out_dir ? out_dir : "");
     if (!out_dir)
         snprintf(dir, sizeof dir, "plots/%s", r.id);
-    int rc = -1, drawn = 0, which[NCHARTS];
-    char vars[NCHARTS][VARS_LEN];
+    int rc = -1, drawn = 0;
+    drawn_chart *list = NULL;
     FILE *sh = NULL;
-    if (fsr_mkdirs(dir, err, errlen) || copy_template("common.gp", dir, err, errlen))
+    if (fsr_inside_load(&in, r.dir, err, errlen) || fsr_mkdirs(dir, err, errlen) ||
+        copy_template("common.gp", dir, err, errlen))
         goto out;
     snprintf(path, sizeof path, "%s/render.sh", dir);
     if (!(sh = fs_out_open(path, err, errlen)))
@@ -576,28 +750,18 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
                 "gnuplot-nox).\nset -e\ncd \"$(dirname \"$0\")\"\n");
     fsr_primary_label(&r, label, sizeof label);
     for (int i = 0; i < NCHARTS; i++) {
-        chart_ctx c = {.r = &r, .peers = &peers, .dir = dir, .err = err, .errlen = errlen};
-        snprintf(c.config, sizeof c.config, "%s", label);
-        int w = charts[i].write(&c);
-        if (w < 0)
-            goto out;
-        if (w == 0) {
+        chart_ctx c = {.r = &r, .peers = &peers, .in = &in, .dir = dir, .row = -1, .err = err, .errlen = errlen};
+        int rows[MAX_ROWS], n = charts[i].rows ? charts[i].rows(&c, rows, MAX_ROWS) : 1;
+        if (!n)
             printf("flashstudy: chart %s (%s) skipped: %s\n", charts[i].name, charts[i].what, c.skip);
-            continue;
+        for (int k = 0; k < n; k++) {
+            chart_ctx one = c;
+            one.row = charts[i].rows ? rows[k] : -1;
+            snprintf(one.name, sizeof one.name, "%s", charts[i].name);
+            snprintf(one.config, sizeof one.config, "%s", label);
+            if (draw(&one, i, sh, &list, &drawn))
+                goto out;
         }
-        char gp[64];
-        snprintf(gp, sizeof gp, "%s.gp", charts[i].name);
-        if (copy_template(gp, dir, err, errlen))
-            goto out;
-        var(&c, "subtitle", "%s, %s", *fsr_dev(&r, "name") ? fsr_dev(&r, "name") : "GPU", c.config);
-        var(&c, "run_id", "%s", r.id);
-        for (int k = 0; k < 2; k++) {
-            const char *fmt = k ? "svg" : "png";
-            fprintf(sh, "gnuplot -e \"fmt='%s'; out='%s.%s.tmp'%s\" %s\nmv %s.%s.tmp %s.%s\n", fmt,
-                    charts[i].name, fmt, c.vars, gp, charts[i].name, fmt, charts[i].name, fmt);
-        }
-        which[drawn] = i;
-        memcpy(vars[drawn++], c.vars, sizeof c.vars);
     }
     rc = fs_out_commit(sh, err, errlen);
     sh = NULL;
@@ -609,7 +773,7 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     }
     for (int i = 0; i < drawn && !rc; i++)
         for (int k = 0; k < 2 && !rc; k++)
-            rc = render(dir, charts[which[i]].name, k ? "svg" : "png", vars[i], err, errlen);
+            rc = render(dir, charts[list[i].chart].name, list[i].name, k ? "svg" : "png", list[i].vars, err, errlen);
     if (rc > 0)
         printf("flashstudy: gnuplot not found: wrote the data and scripts to %s/; install gnuplot "
                "(apt-get install gnuplot-nox) and run sh %s/render.sh\n", dir, dir);
@@ -618,6 +782,8 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
 out:
     if (sh)
         fs_out_abort(sh);
+    free(list);
+    fsr_inside_free(&in);
     fsr_free(&r);
     fs_table_free(&peers);
     return rc;

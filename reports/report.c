@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "change.h"
+#include "inside.h"
 #include "metrics.h"
 #include "model.h"
 #include "results.h"
@@ -492,7 +493,7 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
         fprintf(f, "- Verdict on the expectations: none given in numbers in the descriptor.\n");
 }
 
-static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *seed)
+static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *seed, const fsr_inside *in)
 {
     const int num = fsr_number(r, row), prev = fsr_previous(r, row);
     const fs_variant *v = fsr_registry(num);
@@ -591,6 +592,8 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
                 FLAT_PCT, flat);
     fsr_stall_movers(f, r, row, prev);
     fprintf(f, "\n");
+    fsr_hot_lines_step(f, r, in, row, prev);
+    fsr_timeline_step(f, r, in, row, prev);
     int any_seed = 0;
     for (int i = 0; i < seed->nrows; i++) {
         char vv[8];
@@ -615,7 +618,7 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
                 agree);
 }
 
-static void steps_section(FILE *f, const fsr_run *r, const fs_table *seed)
+static void steps_section(FILE *f, const fsr_run *r, const fs_table *seed, const fsr_inside *in)
 {
     char l[700], src[64];
     fsr_primary_label(r, l, sizeof l);
@@ -627,7 +630,7 @@ static void steps_section(FILE *f, const fsr_run *r, const fs_table *seed)
                "other way on this GPU and in CUDA C; the direction line says where.\n\n", l);
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
     for (int i = 0; i < n; i++)
-        step_section(f, r, rows[i], seed);
+        step_section(f, r, rows[i], seed, in);
     /* The seed's figures that belong to no step of ours. */
     int any = 0;
     for (int i = 0; i < seed->nrows; i++) {
@@ -964,7 +967,8 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
     return 0;
 }
 
-static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const fs_table *peers)
+static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const fs_table *peers,
+                        const fsr_inside *in)
 {
     fprintf(f, "# flashstudy run %s\n\n", r->id);
     fprintf(f, "FlashAttention-2 forward, one CUDA variant per step of document 000's optimisation log; "
@@ -980,7 +984,8 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
         if (k != r->primary)
             summary_section(f, r, k);
     counters_section(f, r);
-    steps_section(f, r, seed);
+    fsr_inside_costs(f, r, in);
+    steps_section(f, r, seed, in);
     failed_section(f, r);
     sweep_section(f, r, peers);
     fsr_peers_section(f, r);
@@ -994,6 +999,7 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
 {
     fsr_run r;
     fs_table seed, peers;
+    fsr_inside in;
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
     if (load_seed(&seed, err, errlen)) {
@@ -1005,6 +1011,12 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
         fs_table_free(&seed);
         return -1;
     }
+    if (fsr_inside_load(&in, run_dir, err, errlen)) {
+        fsr_free(&r);
+        fs_table_free(&seed);
+        fs_table_free(&peers);
+        return -1;
+    }
     char path[1200];
     if (out_md)
         snprintf(path, sizeof path, "%s", out_md);
@@ -1014,7 +1026,7 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
     /* The default folder is made where missing (a working folder of one's own). */
     FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
     if (f) {
-        write_report(f, &r, &seed, &peers);
+        write_report(f, &r, &seed, &peers, &in);
         rc = fs_out_commit(f, err, errlen);
     }
     if (!rc)
@@ -1022,6 +1034,7 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
     fsr_free(&r);
     fs_table_free(&seed);
     fs_table_free(&peers);
+    fsr_inside_free(&in);
     return rc;
 }
 

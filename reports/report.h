@@ -40,6 +40,11 @@ typedef struct {
 int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
                   size_t whylen);
 
+/* `flashstudy hotspots`: the hottest `top` source lines of every variant of a
+ * run made with --hotspots, with their stall reasons, as text to out. 0, or
+ * -1 with a sentence in err (also when the run has no hotspots.csv). */
+int fs_hotspots_print(const char *run_dir, int top, FILE *out, char *err, size_t errlen);
+
 /* Side-by-side table of two runs with ratios (b over a). */
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);
 

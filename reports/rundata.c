@@ -53,7 +53,7 @@ static int shape_cell(const fs_table *t, int row, const char *col)
                                                                                    : cell_int(t, row, col);
 }
 
-static void row_config(const fs_table *t, int row, fsr_config *c)
+void fsr_row_config(const fs_table *t, int row, fsr_config *c)
 {
     snprintf(c->mode, sizeof c->mode, "%s", fs_table_get(t, row, "mode"));
 #define FSR_READ(field, column, log) c->field = shape_cell(t, row, column);
@@ -175,7 +175,7 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
     }
     for (int i = 0; i < n; i++) {
         fsr_config *c = &key[i].c;
-        row_config(&r->res, i, c);
+        fsr_row_config(&r->res, i, c);
         key[i].row = i;
         /* The kind column, or for an older run none: it had steps only. */
         const char *kind = fs_table_get(&r->res, i, "kind");

@@ -95,6 +95,9 @@ int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if 
 int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
 fsr_config fsr_log_config(void);                          /* that configuration, mode cold */
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
+/* The configuration of row `row` of any table with results.csv's mode and
+ * shape columns (results.csv, and the inside views' files). */
+void fsr_row_config(const fs_table *t, int row, fsr_config *c);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
 enum { FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE, FSR_NFIELDS };

@@ -1,0 +1,653 @@
+/* The hot source lines of a run made with --hotspots: in the report, a
+ * step's hottest lines beside its predecessor's, with the lines the step
+ * changed marked by a line diff of the two variants' files, the lines whose
+ * share of the samples moved most, and what the views cost; and the command
+ * `flashstudy hotspots`. Every figure comes from inside.csv and hotspots.csv. */
+#include "inside.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fail.h"
+
+#define HOT_TOP 5         /* lines of each step in the report */
+#define STALLS 3          /* stall reasons hotspots.csv gives a line */
+#define WAIT_TOP 3        /* reasons of each step in the sentence over all samples */
+#define MAX_REASONS 64
+#define MOVED_TOP 3       /* lines in the sentence on the lines that moved most */
+#define MOVED_MIN 1.0     /* ... whose share moved by this many points or more */
+#define MOVED_CHARS 60    /* their source, cut to this many characters */
+
+/* ---- the line diff ---- */
+
+int fsr_line_diff(const char *const *a, int na, const char *const *b, int nb, char *gone, char *added)
+{
+    memset(gone, 1, (size_t)na);
+    memset(added, 1, (size_t)nb);
+    /* The common head and tail, most of two steps' files, need no table. */
+    int lo = 0;
+    for (; lo < na && lo < nb && !strcmp(a[lo], b[lo]); lo++)
+        gone[lo] = added[lo] = 0;
+    for (; na > lo && nb > lo && !strcmp(a[na - 1], b[nb - 1]); na--, nb--)
+        gone[na - 1] = added[nb - 1] = 0;
+    /* len[i * w + j]: the longest common subsequence of a[lo + i, na) and
+     * b[lo + j, nb). */
+    const size_t n = (size_t)(na - lo), m = (size_t)(nb - lo), w = m + 1;
+    int *len = calloc((n + 1) * w, sizeof *len);
+    if (!len)
+        return -1;
+    for (size_t i = n; i-- > 0;)
+        for (size_t j = m; j-- > 0;) {
+            int skip_a = len[(i + 1) * w + j], skip_b = len[i * w + j + 1];
+            len[i * w + j] = !strcmp(a[lo + i], b[lo + j]) ? len[(i + 1) * w + j + 1] + 1
+                             : skip_a >= skip_b           ? skip_a
+                                                          : skip_b;
+        }
+    for (size_t i = 0, j = 0; i < n && j < m;)
+        if (!strcmp(a[lo + i], b[lo + j]))
+            gone[lo + i++] = added[lo + j++] = 0;
+        else if (len[(i + 1) * w + j] >= len[i * w + j + 1])
+            i++;
+        else
+            j++;
+    free(len);
+    return 0;
+}
+
+/* ---- a variant's source file as it is in the checkout ---- */
+
+typedef struct {
+    char path[1200];
+    char *text, *cmp;     /* the file, and the same as the diff compares it */
+    char **line, **cmp_line;
+    int n;
+} src_file;
+
+static void src_free(src_file *s)
+{
+    free(s->text);
+    free(s->cmp);
+    free(s->line);
+    free(s->cmp_line);
+}
+
+/* Step NN's kernels are fsNN_..., its descriptor fs_variant_NN: made equal
+ * across steps, as `make step` does, so that the renames are no change. */
+static void unnumber(char *s, int number)
+{
+    char kernel[16], desc[24];
+    snprintf(kernel, sizeof kernel, "fs%02d_", number);
+    snprintf(desc, sizeof desc, "fs_variant_%02d", number);
+    for (char *p = s; (p = strstr(p, "fs")); p += 2)
+        if (!strncmp(p, kernel, strlen(kernel)))
+            memcpy(p + 2, "NN", 2);
+        else if (!strncmp(p, desc, strlen(desc)))
+            memcpy(p + 11, "NN", 2);
+}
+
+/* text's lines, each cut at its end; n of them. */
+static char **split(char *text, int n)
+{
+    char **line = malloc(sizeof *line * (n + 1));
+    for (int i = 0; line && i < n; i++) {
+        line[i] = text;
+        text += strcspn(text, "\n");
+        if (*text)
+            *text++ = '\0';
+    }
+    return line;
+}
+
+/* variants/NN_slug.cu (rel) of step `number`, found as flashstudy finds its
+ * data. Returns 0, or -1 when it cannot be read. */
+static int src_read(src_file *s, const char *rel, int number)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(fsr_data(rel, s->path, sizeof s->path), "rb");
+    if (!f)
+        return -1;
+    long size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+    int ok = size >= 0 && !fseek(f, 0, SEEK_SET) && (s->text = malloc((size_t)size + 1)) &&
+             fread(s->text, 1, (size_t)size, f) == (size_t)size;
+    fclose(f);
+    if (!ok)
+        return -1;
+    s->text[size] = '\0';
+    for (long i = 0; i < size; i++)
+        s->n += s->text[i] == '\n';
+    s->n += size && s->text[size - 1] != '\n';
+    s->cmp = strdup(s->text);
+    if (s->cmp)
+        unnumber(s->cmp, number);
+    s->line = split(s->text, s->n);
+    s->cmp_line = s->cmp ? split(s->cmp, s->n) : NULL;
+    return s->line && s->cmp_line ? 0 : -1;
+}
+
+/* s without its leading and trailing blanks: where it starts, *n its length. */
+static const char *trimmed(const char *s, size_t *n)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    for (*n = strlen(s); *n && isspace((unsigned char)s[*n - 1]); (*n)--)
+        ;
+    return s;
+}
+
+static int same_text(const char *a, const char *b)
+{
+    size_t na, nb;
+    a = trimmed(a, &na);
+    b = trimmed(b, &nb);
+    return na == nb && !memcmp(a, b, na);
+}
+
+/* ---- a variant's sampled lines ---- */
+
+typedef struct {
+    int row;              /* its results.csv row; -1: none */
+    int *hot, n;          /* its rows of hotspots.csv, hottest first (the file's order) */
+    double samples;       /* theirs in all */
+} hot_lines;
+
+static void lines_of(const fsr_run *r, const fsr_inside *in, int row, hot_lines *h)
+{
+    memset(h, 0, sizeof *h);
+    h->row = row;
+    if (row < 0 || !(h->hot = malloc(sizeof *h->hot * (in->hot.nrows + 1))))
+        return;
+    h->n = fsr_inside_rows(r, &in->hot, row, h->hot, in->hot.nrows);
+    for (int i = 0; i < h->n; i++) {
+        double x = fs_table_num(&in->hot, h->hot[i], "samples");
+        h->samples += x > 0 ? x : 0;
+    }
+}
+
+/* "variants/03_causal_skip.cu:42", or the file alone without line information. */
+static const char *where(const fs_table *t, int j, char *buf, size_t len)
+{
+    double line = fs_table_num(t, j, "line");
+    if (line >= 1)
+        snprintf(buf, len, "%s:%.0f", fs_table_get(t, j, "file"), line);
+    else
+        snprintf(buf, len, "%s", fs_table_get(t, j, "file"));
+    return buf;
+}
+
+/* The name and the share of stall reason k (1..STALLS) of row j; NULL when
+ * the line has fewer reasons. */
+static const char *stall(const fs_table *t, int j, int k, double *pct)
+{
+    char name[16], col[24];
+    snprintf(name, sizeof name, "stall_%d", k);
+    snprintf(col, sizeof col, "stall_%d_pct", k);
+    const char *s = fs_table_get(t, j, name);
+    *pct = fs_table_num(t, j, col);
+    return s && *s ? s : NULL;
+}
+
+/* "long_scoreboard 61%, barrier 22%, selected 9%". */
+static const char *stall_list(const fs_table *t, int j, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int k = 1; k <= STALLS && o < len; k++) {
+        double pct;
+        char v[32];
+        const char *s = stall(t, j, k, &pct);
+        if (s)
+            o += snprintf(buf + o, len - o, "%s%s %s%%", o ? ", " : "", s, fsr_fmt(pct, 0, v, sizeof v));
+    }
+    return buf;
+}
+
+/* inside.csv's status and note of row's hotspots view into buf ("hotspots
+ * failed: CUPTI_ERROR_..."); 0 when inside.csv has no such row. */
+static int hotspots_status(const fsr_run *r, const fsr_inside *in, int row, char *buf, size_t len)
+{
+    int rows[64], n = in->have_cost ? fsr_inside_rows(r, &in->cost, row, rows, 64) : 0;
+    for (int i = 0; i < n; i++) {
+        const char *note = fs_table_get(&in->cost, rows[i], "note");
+        if (!strcmp(fs_table_get(&in->cost, rows[i], "view"), "hotspots")) {
+            snprintf(buf, len, "hotspots %s%s%s", fs_table_get(&in->cost, rows[i], "status"), *note ? ": " : "", note);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the report: a step's hot lines ---- */
+
+/* The variant's own file, "variants/03_causal_skip.cu"; its number, -1 for
+ * a peer (whose own file is then "": none). */
+static int own_file(const fsr_run *r, int row, char *buf, size_t len)
+{
+    const int num = fsr_number(r, row);
+    const fs_variant *v = fsr_registry(num);
+    if (num < 0)
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, "variants/%02d_%s.cu", num, v ? v->slug : fsr_cell(r, row, "slug"));
+    return num;
+}
+
+/* The shown lines (h[k].hot[0 .. HOT_TOP)) that the step changed: '+' a line
+ * of its own file that the diff from the predecessor's file inserts or
+ * rewrites, '-' a line of the predecessor's own file that it deletes or
+ * rewrites; lines of shared headers are no step's. Only where the file's line
+ * is still the source recorded. Returns 0, or -1 with the sentence that says
+ * why no line is marked. */
+static int mark_changes(const fsr_run *r, const fs_table *t, const hot_lines h[2], char mark[2][HOT_TOP], char *why,
+                        size_t len)
+{
+    memset(mark, 0, 2 * HOT_TOP);
+    if (h[0].row < 0)
+        return 0;
+    char rel[2][300];
+    src_file src[2];
+    int rc = 0;
+    for (int k = 0; k < 2; k++) {
+        const int num = own_file(r, h[k].row, rel[k], sizeof rel[k]);
+        if (src_read(&src[k], rel[k], num) && !rc)
+            rc = fs_fail(why, len, "No line is marked: %s cannot be read (" FSR_DATA_HINT ").", src[k].path);
+    }
+    char *gone = malloc((size_t)src[0].n + 1), *added = malloc((size_t)src[1].n + 1);
+    if (!rc && (!gone || !added ||
+                fsr_line_diff((const char *const *)src[0].cmp_line, src[0].n, (const char *const *)src[1].cmp_line,
+                              src[1].n, gone, added)))
+        rc = fs_fail(why, len, "No line is marked: no memory for the diff of %s and %s.", rel[0], rel[1]);
+    for (int k = 0; k < 2 && !rc; k++)
+        for (int i = 0; i < h[k].n && i < HOT_TOP && !rc; i++) {
+            const int j = h[k].hot[i];
+            const double line = fs_table_num(t, j, "line");
+            if (strcmp(fs_table_get(t, j, "file"), rel[k]))
+                continue;
+            if (!(line >= 1 && line <= src[k].n) ||
+                !same_text(src[k].line[(int)line - 1], fs_table_get(t, j, "source")))
+                rc = fs_fail(why, len, "No line is marked: %s has changed since the run (its line %.0f is not the "
+                             "source sampled).", rel[k], line);
+            else if ((k ? added : gone)[(int)line - 1])
+                mark[k][i] = k ? '+' : '-';
+        }
+    if (rc)
+        memset(mark, 0, 2 * HOT_TOP);
+    free(gone);
+    free(added);
+    src_free(&src[0]);
+    src_free(&src[1]);
+    return rc;
+}
+
+typedef struct {
+    const char *name;
+    double n[2];          /* samples of either step */
+} reason;
+
+/* The samples of each stall reason over step k's lines (each line's STALLS
+ * largest reasons) into rs[0 .. nr); returns the new nr. */
+static int add_stalls(const fs_table *t, const hot_lines *h, int k, reason *rs, int nr)
+{
+    for (int i = 0; i < h->n; i++)
+        for (int q = 1; q <= STALLS; q++) {
+            double pct, x;
+            const char *s = stall(t, h->hot[i], q, &pct);
+            if (!s || isnan(x = fs_table_num(t, h->hot[i], "samples") * pct / 100))
+                continue;
+            int at = 0;
+            while (at < nr && strcmp(rs[at].name, s))
+                at++;
+            if (at == MAX_REASONS)
+                continue;
+            if (at == nr)
+                rs[nr++] = (reason){s, {0, 0}};
+            rs[at].n[k] += x;
+        }
+    return nr;
+}
+
+/* What the warps waited on over all of each step's samples: the reasons
+ * among the WAIT_TOP largest of either step, largest first. */
+static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][96])
+{
+    reason rs[MAX_REASONS];
+    int nr = 0, both = h[0].n && h[1].n, one = h[1].n ? 1 : 0;
+    for (int k = 0; k < 2; k++)
+        nr = add_stalls(t, &h[k], k, rs, nr);
+    double share[MAX_REASONS][2], top[MAX_REASONS];
+    int keep[MAX_REASONS];
+    for (int i = 0; i < nr; i++)
+        for (int k = 0; k < 2; k++)
+            share[i][k] = h[k].n ? 100 * rs[i].n[k] / h[k].samples : NAN;
+    for (int i = 0; i < nr; i++) {
+        keep[i] = 0;
+        top[i] = 0;
+        for (int k = 0; k < 2; k++) {
+            int above = 0;
+            for (int j = 0; j < nr; j++)
+                above += share[j][k] > share[i][k];
+            keep[i] |= share[i][k] > 0 && above < WAIT_TOP;
+            top[i] = fmax(top[i], share[i][k]);
+        }
+    }
+    if (both)
+        fprintf(f, "Stall reasons over all samples (each line's %d largest), %s → %s:", STALLS, lab[0], lab[1]);
+    else
+        fprintf(f, "Stall reasons over all samples of %s (each line's %d largest):", lab[one], STALLS);
+    for (int said = 0;; said++) {
+        int best = -1;
+        for (int i = 0; i < nr; i++)
+            if (keep[i] && (best < 0 || top[i] > top[best]))
+                best = i;
+        if (best < 0)
+            break;
+        keep[best] = 0;
+        char a[32], b[32];
+        if (both)
+            fprintf(f, "%s %s %s%% → %s%%", said ? "," : "", rs[best].name, fsr_fmt(share[best][0], 0, a, sizeof a),
+                    fsr_fmt(share[best][1], 0, b, sizeof b));
+        else
+            fprintf(f, "%s %s %s%%", said ? "," : "", rs[best].name, fsr_fmt(share[best][one], 0, a, sizeof a));
+    }
+    fprintf(f, ".\n");
+}
+
+/* ---- the report: the lines that moved most ---- */
+
+typedef struct {
+    const char *file;     /* as hotspots.csv names it */
+    char *key;            /* the source trimmed, a step's kernel and descriptor names made equal (unnumber) */
+    int own, line;        /* own: in the step's own file (the two steps' own files count as one) */
+    double share;         /* of the step's samples, % */
+    int pair, said;       /* pair: the same line's row of the other step, -1 none */
+} moved_row;
+
+/* Step h's rows for the matching; NULL out of memory. */
+static moved_row *moved_rows(const fsr_run *r, const fs_table *t, const hot_lines *h)
+{
+    char own[300];
+    const int num = own_file(r, h->row, own, sizeof own);
+    moved_row *m = calloc((size_t)h->n + 1, sizeof *m);
+    for (int i = 0; m && i < h->n; i++) {
+        const int j = h->hot[i];
+        size_t n;
+        const char *src = trimmed(fs_table_get(t, j, "source"), &n);
+        double share = fs_table_num(t, j, "share_pct");
+        if (isnan(share))
+            share = h->samples > 0 ? 100 * fs_table_num(t, j, "samples") / h->samples : 0;
+        m[i] = (moved_row){fs_table_get(t, j, "file"), strndup(src, n), 0, (int)fs_table_num(t, j, "line"),
+                           share, -1, 0};
+        m[i].own = *own && !strcmp(m[i].file, own);
+        if (m[i].key && m[i].own)
+            unnumber(m[i].key, num);
+    }
+    return m;
+}
+
+static void moved_free(moved_row *m, int n)
+{
+    for (int i = 0; m && i < n; i++)
+        free(m[i].key);
+    free(m);
+}
+
+static int same_line(const moved_row *a, const moved_row *b, int at_line)
+{
+    return a->key && b->key && (a->own ? b->own : !b->own && !strcmp(a->file, b->file)) &&
+           !strcmp(a->key, b->key) && (!at_line || a->line == b->line);
+}
+
+/* `s` for markdown text, cut to MOVED_CHARS characters, the last "…". */
+static const char *short_code(const char *s, char *buf, size_t len)
+{
+    char cut[4 * MOVED_CHARS + 8];
+    size_t o = 0, chars = 0;
+    for (const char *p = s; *p; p++)
+        chars += ((unsigned char)*p & 0xC0) != 0x80;
+    for (size_t c = 0; *s && o + 4 < sizeof cut; s++) {
+        if (((unsigned char)*s & 0xC0) != 0x80 && chars > MOVED_CHARS && ++c == MOVED_CHARS)
+            break;
+        cut[o++] = *s;
+    }
+    while (chars > MOVED_CHARS && o && cut[o - 1] == ' ')
+        o--;
+    cut[o] = '\0';
+    snprintf(buf, len, strchr(cut, '`') ? "`` %s%s ``" : "`%s%s`", cut, chars > MOVED_CHARS ? "…" : "");
+    return buf;
+}
+
+/* One sentence: the MOVED_TOP lines whose share of the samples moved most
+ * (MOVED_MIN points or more) from the predecessor to the step, over all of
+ * either's lines. Two steps' lines are the same line when their file (the
+ * steps' own files count as one) and their source are: at the same line
+ * number first, then anywhere in the file, hottest with hottest; a line of
+ * one step alone has 0% in the other. */
+static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_lines h[2], char lab[2][96])
+{
+    moved_row *m[2] = {moved_rows(r, t, &h[0]), moved_rows(r, t, &h[1])};
+    if (!m[0] || !m[1]) {
+        moved_free(m[0], h[0].n);
+        moved_free(m[1], h[1].n);
+        return;
+    }
+    for (int at_line = 1; at_line >= 0; at_line--)
+        for (int i = 0; i < h[1].n; i++)
+            for (int p = 0; p < h[0].n && m[1][i].pair < 0; p++)
+                if (m[0][p].pair < 0 && same_line(&m[1][i], &m[0][p], at_line)) {
+                    m[1][i].pair = p;
+                    m[0][p].pair = i;
+                }
+    int said = 0;
+    for (; said < MOVED_TOP; said++) {
+        /* The step's rows, then the predecessor's that the step lacks. */
+        int best_k = -1, best = -1;
+        double best_d = 0, from = 0, to = 0;
+        for (int k = 1; k >= 0; k--)
+            for (int i = 0; i < h[k].n; i++) {
+                const moved_row *x = &m[k][i];
+                if (x->said || (!k && x->pair >= 0))
+                    continue;
+                const double before = !k ? x->share : x->pair >= 0 ? m[0][x->pair].share : 0;
+                const double after = k ? x->share : 0, d = fabs(after - before);
+                if (d >= MOVED_MIN && d > best_d) {
+                    best_d = d;
+                    best_k = k;
+                    best = i;
+                    from = before;
+                    to = after;
+                }
+            }
+        if (best < 0)
+            break;
+        m[best_k][best].said = 1;
+        const int j = h[best_k].hot[best];
+        char src[4 * MOVED_CHARS + 16], w[600], a[32], b[32];
+        if (!said)
+            fprintf(f, "Lines that moved most (share of each step's samples), %s → %s: ", lab[0], lab[1]);
+        fprintf(f, "%s%s (%s) %s%% → %s%%", said ? "; " : "", short_code(fs_table_get(t, j, "source"), src, sizeof src),
+                where(t, j, w, sizeof w), from > 0 ? fsr_fmt(from, 1, a, sizeof a) : "0",
+                to > 0 ? fsr_fmt(to, 1, b, sizeof b) : "0");
+    }
+    if (said)
+        fprintf(f, ".\n");
+    else
+        fprintf(f, "No line's share of the samples moved by %.0f point or more, %s → %s.\n", MOVED_MIN, lab[0], lab[1]);
+    moved_free(m[0], h[0].n);
+    moved_free(m[1], h[1].n);
+}
+
+/* `code` for a markdown cell: '|' escaped; a text with a backtick between
+ * double ones. */
+static const char *code(const char *s, char *buf, size_t len)
+{
+    char md[1024];
+    fsr_md(s, md, sizeof md);
+    snprintf(buf, len, strchr(s, '`') ? "`` %s ``" : "`%s`", md);
+    return buf;
+}
+
+static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][96], char mark[2][HOT_TOP])
+{
+    fprintf(f, "| step | share | samples | line | diff | stall reasons (share of the line's samples) | source |\n"
+               "| --- | ---: | ---: | --- | --- | --- | --- |\n");
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < h[k].n && i < HOT_TOP; i++) {
+            const int j = h[k].hot[i];
+            char a[32], w[600], st[256], src[1200];
+            fprintf(f, "| %s | %s%% | %.0f | %s | %s | %s | %s |\n", i ? "" : lab[k],
+                    fsr_fmt(fs_table_num(t, j, "share_pct"), 1, a, sizeof a), fs_table_num(t, j, "samples"),
+                    where(t, j, w, sizeof w), mark[k][i] == '+' ? "+" : mark[k][i] == '-' ? "−" : "",
+                    stall_list(t, j, st, sizeof st), code(fs_table_get(t, j, "source"), src, sizeof src));
+        }
+    fprintf(f, "\n");
+}
+
+void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row, int prev)
+{
+    if (!in->have_hot)
+        return;
+    hot_lines h[2];
+    char lab[2][96] = {"", ""}, mark[2][HOT_TOP], why[1600], status[2][600];
+    int sampled[2] = {0, 0};
+    lines_of(r, in, prev, &h[0]);
+    lines_of(r, in, row, &h[1]);
+    for (int k = 0; k < 2; k++)
+        if (h[k].row >= 0) {
+            fsr_variant_label(r, h[k].row, lab[k], sizeof lab[k]);
+            sampled[k] = hotspots_status(r, in, h[k].row, status[k], sizeof status[k]);
+        }
+    const int any = h[0].n || h[1].n;
+    if (any || sampled[1]) {
+        int marked = !any || !mark_changes(r, &in->hot, h, mark, why, sizeof why);
+        fprintf(f, "Hot lines (PC sampling, hotspots.csv): the %d hottest source lines of each step", HOT_TOP);
+        if (h[0].row >= 0)
+            fprintf(f, "; diff: + a line of %s's own file that the step inserted or rewrote, − a line of %s's that "
+                       "it deleted or rewrote", lab[1], lab[0]);
+        fprintf(f, ".\n\n");
+        if (any)
+            hot_table(f, &in->hot, h, lab, mark);
+        for (int k = 0; k < 2; k++)
+            if (h[k].row >= 0 && !h[k].n)
+                fprintf(f, "No lines of %s: %s.\n", lab[k], sampled[k] ? status[k] : "none in hotspots.csv");
+        if (!marked)
+            fprintf(f, "%s\n", why);
+        if (h[0].n && h[1].n)
+            moved_lines(f, r, &in->hot, h, lab);
+        if (any)
+            waits(f, &in->hot, h, lab);
+        fprintf(f, "\n");
+    }
+    free(h[0].hot);
+    free(h[1].hot);
+}
+
+/* ---- the report: what the views cost ---- */
+
+/* The results row of row j of an inside view's table; -1 if none. */
+static int result_row(const fsr_run *r, const fs_table *t, int j)
+{
+    fsr_config c;
+    fsr_row_config(t, j, &c);
+    int cfg = fsr_find_config(r, &c);
+    return cfg < 0 ? -1 : fsr_find_id(r, cfg, fs_table_get(t, j, "variant"));
+}
+
+/* The views and the unit of their setting. */
+static const struct {
+    const char *view, *unit;
+} views[] = {{"hotspots", "SM cycles"}, {"timeline", "ns"}};
+#define NVIEWS ((int)(sizeof views / sizeof views[0]))
+
+void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
+{
+    if (!in->have_cost)
+        return;
+    const fs_table *t = &in->cost;
+    fprintf(f, "## Inside the kernels: what it cost\n\n`flashstudy run --hotspots` launches each variant once more "
+               "under PC sampling (its hot source lines and their stall reasons), `--timeline` once more under PM "
+               "sampling (its counters over time). What each view took, beside the timings and the counters "
+               "(inside.csv; setting: the sampling period or interval):\n\n");
+    fprintf(f, "| variant | configuration | view | status | cost (ms) | samples | setting | note |\n"
+               "| --- | --- | --- | --- | ---: | ---: | --- | --- |\n");
+    double total = 0, by[NVIEWS] = {0};
+    int nby[NVIEWS] = {0};
+    for (int j = 0; j < t->nrows; j++) {
+        const int row = result_row(r, t, j);
+        const double cost = fs_table_num(t, j, "cost_s");
+        const char *view = fs_table_get(t, j, "view"), *unit = "";
+        char lab[96], cl[160], a[32], b[32], note[1024];
+        fsr_config c;
+        fsr_row_config(t, j, &c);
+        fsr_config_label(&c, cl, sizeof cl);
+        if (row >= 0)
+            fsr_variant_label(r, row, lab, sizeof lab);
+        else
+            snprintf(lab, sizeof lab, "%s", fs_table_get(t, j, "variant"));
+        for (int v = 0; v < NVIEWS; v++)
+            if (!strcmp(view, views[v].view)) {
+                unit = views[v].unit;
+                by[v] += isnan(cost) ? 0 : cost;
+                nby[v]++;
+            }
+        total += isnan(cost) ? 0 : cost;
+        const char *setting = fs_table_get(t, j, "setting");
+        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s%s%s | %s |\n", lab, cl, view, fs_table_get(t, j, "status"),
+                fsr_fmt(cost * 1e3, 1, a, sizeof a), fsr_fmt(fs_table_num(t, j, "samples"), 0, b, sizeof b),
+                *setting ? setting : "–", *setting && *unit ? " " : "", *setting ? unit : "",
+                fsr_md(fs_table_get(t, j, "note"), note, sizeof note));
+    }
+    fprintf(f, "\nIn all %.2f s", total);
+    for (int v = 0; v < NVIEWS; v++)
+        if (nby[v])
+            fprintf(f, "; %s %.2f s over %d row%s", views[v].view, by[v], nby[v], nby[v] == 1 ? "" : "s");
+    fprintf(f, ".\n\n");
+}
+
+/* ---- flashstudy hotspots ---- */
+
+static void print_variant(FILE *out, const fsr_run *r, const fsr_inside *in, int row, int top)
+{
+    hot_lines h;
+    char lab[96], cl[160], status[600];
+    lines_of(r, in, row, &h);
+    int sampled = hotspots_status(r, in, row, status, sizeof status);
+    fsr_variant_label(r, row, lab, sizeof lab);
+    fsr_config_label(&r->cfgs[r->cfg_of_row[row]], cl, sizeof cl);
+    if (!h.n && sampled)
+        fprintf(out, "\n%s, %s: no lines (%s)\n", lab, cl, status);
+    if (h.n)
+        fprintf(out, "\n%s, %s: %.0f samples\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl, h.samples, "share", "samples",
+                "line", "stall reasons (share of the line's samples)", "source");
+    for (int i = 0; i < h.n && i < top; i++) {
+        const int j = h.hot[i];
+        char w[600], st[256];
+        fprintf(out, "  %5.1f%% %8.0f  %-32s  %-58s  %s\n", fs_table_num(&in->hot, j, "share_pct"),
+                fs_table_num(&in->hot, j, "samples"), where(&in->hot, j, w, sizeof w),
+                stall_list(&in->hot, j, st, sizeof st), fs_table_get(&in->hot, j, "source"));
+    }
+    free(h.hot);
+}
+
+int fs_hotspots_print(const char *run_dir, int top, FILE *out, char *err, size_t errlen)
+{
+    fsr_run r;
+    fsr_inside in;
+    if (fsr_load(&r, run_dir, err, errlen))
+        return -1;
+    if (fsr_inside_load(&in, run_dir, err, errlen)) {
+        fsr_free(&r);
+        return -1;
+    }
+    int rc = 0;
+    if (!in.have_hot) {
+        rc = fs_fail(err, errlen, "run %s was made without --hotspots: it has no hotspots.csv (`flashstudy run "
+                     "--hotspots` makes a run with one)", run_dir);
+    } else {
+        fprintf(out, "Run %s: the %d hottest source lines of each variant (PC sampling, hotspots.csv).\n", r.id, top);
+        for (int i = 0; i < r.res.nrows; i++)
+            print_variant(out, &r, &in, r.order[i], top);
+    }
+    fsr_inside_free(&in);
+    fsr_free(&r);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* The inside views' files of a run folder, and which of their rows belong to
+ * a results.csv row: the variant's id and the configuration's columns. */
+#include "inside.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "fail.h"
+
+/* Every file's key columns, then each file's own. */
+#define KEYS "variant", "mode", "batch", "seq", "heads_q", "heads_kv", "head_dim", "causal", "bm", "bn"
+static const char *const cost_cols[] = {KEYS, "view", "status", "cost_s", "samples", "setting", "note", NULL};
+static const char *const hot_cols[] = {KEYS, "file", "line", "samples", "share_pct",
+                                       "stall_1", "stall_1_pct", "stall_2", "stall_2_pct", "stall_3",
+                                       "stall_3_pct", "source", NULL};
+static const char *const time_cols[] = {KEYS, "t_s", "dt_s", NULL};
+
+/* dir/name into t when the file exists; *have says whether it did. */
+static int load(const char *dir, const char *name, const char *const *cols, fs_table *t, int *have, char *err,
+                size_t errlen)
+{
+    char path[1200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    *have = 0;
+    if (stat(path, &st) && errno == ENOENT)
+        return 0;
+    if (fs_table_read(path, 0, t, err, errlen))
+        return -1;
+    *have = 1;
+    for (int i = 0; cols[i]; i++)
+        if (fs_table_col(t, cols[i]) < 0)
+            return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, cols[i]);
+    return 0;
+}
+
+int fsr_inside_load(fsr_inside *in, const char *dir, char *err, size_t errlen)
+{
+    memset(in, 0, sizeof *in);
+    if (load(dir, "inside.csv", cost_cols, &in->cost, &in->have_cost, err, errlen) ||
+        load(dir, "hotspots.csv", hot_cols, &in->hot, &in->have_hot, err, errlen) ||
+        load(dir, "timeline.csv", time_cols, &in->time, &in->have_time, err, errlen)) {
+        fsr_inside_free(in);
+        return -1;
+    }
+    return 0;
+}
+
+void fsr_inside_free(fsr_inside *in)
+{
+    if (in->have_cost)
+        fs_table_free(&in->cost);
+    if (in->have_hot)
+        fs_table_free(&in->hot);
+    if (in->have_time)
+        fs_table_free(&in->time);
+    memset(in, 0, sizeof *in);
+}
+
+int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int max)
+{
+    char id[256];
+    fsr_id(r, row, id, sizeof id);
+    const fsr_config *c = &r->cfgs[r->cfg_of_row[row]];
+    int n = 0;
+    for (int j = 0; j < t->nrows && n < max; j++) {
+        fsr_config k;
+        if (strcmp(fs_table_get(t, j, "variant"), id))
+            continue;
+        fsr_row_config(t, j, &k);
+        if (fsr_same_config(&k, c))
+            rows[n++] = j;
+    }
+    return n;
+}

@@ -1,0 +1,381 @@
+/* The hot lines of a run made with --hotspots (tests/fixtures/run's
+ * hotspots.csv and inside.csv, whose sources are the checkout's lines): the
+ * line diff, the lines a step changed marked in the report and nothing marked
+ * once the source changed since the run, what the views cost, and `flashstudy
+ * hotspots` with its errors. Run from the repository root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "inside.h"
+#include "report.h"
+
+#define FIXTURE "tests/fixtures/run"
+
+static char tmp[512];   /* this run's scratch folder under the build folder */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc(n + 1);
+    if (fread(s, 1, n, f) != (size_t)n)
+        n = 0;
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A copy of the fixture in tmp/name, without the files in drop (a space
+ * separated list, may be ""); its path into dir. */
+static void copy_fixture(const char *name, const char *drop, char *dir, size_t len)
+{
+    char cmd[2400];
+    snprintf(dir, len, "%s/%s", tmp, name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r %s '%s' && cd '%s' && rm -f %s", dir, FIXTURE, dir, dir, drop);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The report of run dir, as text; written under the scratch folder, never
+ * into the run folder (the fixture is checked in). */
+static char *report(const char *dir)
+{
+    static int n;
+    char path[1200], err[512] = "";
+    snprintf(path, sizeof path, "%s/report-%d.md", tmp, n++);
+    if (fs_report_write(dir, path, err, sizeof err))
+        fail_msg("report of %s: %s", dir, err);
+    return slurp(path);
+}
+
+/* The report's section of step num, up to the next step or section. */
+static char *step_of(const char *md, int num)
+{
+    char head[32];
+    snprintf(head, sizeof head, "### Step %02d:", num);
+    const char *s = strstr(md, head);
+    assert_non_null(s);
+    const char *end = strstr(s + 1, "\n### ");
+    const char *next = strstr(s + 1, "\n## ");
+    if (!end || (next && next < end))
+        end = next;
+    return strndup(s, end ? (size_t)(end - s) : strlen(s));
+}
+
+/* The text goes to stderr whole: cmocka cuts a long message short. */
+static void has(const char *text, const char *want)
+{
+    if (!strstr(text, want)) {
+        fprintf(stderr, "%s\n", text);
+        fail_msg("expected \"%s\" in the text above", want);
+    }
+}
+
+static void lacks(const char *text, const char *unwanted)
+{
+    if (strstr(text, unwanted)) {
+        fprintf(stderr, "%s\n", text);
+        fail_msg("did not expect \"%s\" in the text above", unwanted);
+    }
+}
+
+static void check_diff(const char *const *a, int na, const char *const *b, int nb, const char *gone_want,
+                       const char *added_want)
+{
+    char gone[16], added[16], g[17] = "", d[17] = "";
+    assert_int_equal(fsr_line_diff(a, na, b, nb, gone, added), 0);
+    for (int i = 0; i < na; i++)
+        g[i] = gone[i] ? '1' : '0';
+    for (int j = 0; j < nb; j++)
+        d[j] = added[j] ? '1' : '0';
+    assert_string_equal(g, gone_want);
+    assert_string_equal(d, added_want);
+}
+
+static void line_diff(void **state)
+{
+    static const char *const a[] = {"a", "b", "c", "d"}, *const b[] = {"a", "x", "c", "d", "e"};
+    /* b replaced, e appended. */
+    check_diff(a, 4, b, 5, "0100", "01001");
+    check_diff(b, 5, a, 4, "01001", "0100");
+    /* A line moved from the front to the end: the two that stay are common. */
+    static const char *const p[] = {"p", "q", "r"}, *const q[] = {"q", "r", "p"};
+    check_diff(p, 3, q, 3, "100", "001");
+    /* Equal files; a file against an empty one. */
+    check_diff(a, 4, a, 4, "0000", "0000");
+    check_diff(a, 4, NULL, 0, "1111", "");
+    check_diff(NULL, 0, b, 5, "", "11111");
+    /* Between the common head and tail, the longest common run wins over the first match. */
+    static const char *const m[] = {"h", "x", "1", "2", "3", "t"}, *const n[] = {"h", "1", "2", "3", "x", "t"};
+    check_diff(m, 6, n, 6, "010000", "000010");
+}
+
+/* Step 03 against 02: 03's loop head (line 42, now ending at the diagonal)
+ * is the step's, 02's loop head is what it replaced; the header line
+ * (common.cuh) and 03's kernel line, which differs from 02's in the kernel's
+ * name alone (fs02_ -> fs03_), are not marked. */
+static void marks_changed_lines(void **state)
+{
+    char *md = report(FIXTURE), *s3 = step_of(md, 3), *s4 = step_of(md, 4);
+    has(s3, "Hot lines (PC sampling, hotspots.csv): the 5 hottest source lines of each step; diff: + a line of "
+            "03 causal_skip's own file that the step inserted or rewrote, − a line of 02 grid_order's that it "
+            "deleted or rewrote.");
+    has(s3, "| 02 grid_order | 27.5% | 1320 | variants/common.cuh:80 |  | math_pipe_throttle 41%, selected 28%, "
+            "short_scoreboard 17% | `fs_mma_16816(s[j], a, b[0], b[1]);` |");
+    has(s3, "|  | 11.2% | 540 | variants/02_grid_order.cu:42 | − | long_scoreboard 46%, branch_resolving 31%, "
+            "selected 15% | `for (int k0 = 0; k0 < p.seq; k0 += TILE) {` |");
+    has(s3, "|  | 11.0% | 330 | variants/03_causal_skip.cu:42 | + |");
+    has(s3, "|  | 23.3% | 700 | variants/03_causal_skip.cu:44 |  |");
+    has(s3, "|  | 9.7% | 290 | variants/03_causal_skip.cu:20 |  | no_instructions 48%, selected 27%, wait 14% | "
+            "`__global__ void __launch_bounds__(TILE * 2) fs03_attention(fs_problem p)` |");
+    has(s3, "| 03 causal_skip | 33.7% | 1010 | variants/common.cuh:80 |  |");
+    /* Five lines a step: 03's sixth (line 41) is left out, yet counted below. */
+    lacks(s3, "variants/03_causal_skip.cu:41");
+    lacks(s3, "variants/02_grid_order.cu:57");
+    has(s3, "Stall reasons over all samples (each line's 3 largest), 02 grid_order → 03 causal_skip: "
+            "long_scoreboard 22% → 20%, barrier 18% → 18%, selected 17% → 18%.\n");
+    lacks(s3, "No line is marked");
+    /* 04 moved the loop's body into attend_block: 03's lines are gone, 04's new. */
+    has(s4, "|  | 23.3% | 700 | variants/03_causal_skip.cu:44 | − |");
+    has(s4, "|  | 24.9% | 640 | variants/04_two_stage.cu:28 | + |");
+    has(s4, "| 04 two_stage | 40.9% | 1050 | variants/common.cuh:80 |  |");
+    free(s4);
+    free(s3);
+    /* The first step has no predecessor to diff; 00's sampling failed. */
+    char *s0 = step_of(md, 0), *s1 = step_of(md, 1), *s5 = step_of(md, 5);
+    has(s0, "Hot lines (PC sampling, hotspots.csv): the 5 hottest source lines of each step.\n\nNo lines of 00 naive: "
+            "hotspots failed: cuptiPCSamplingGetData: CUPTI_ERROR_OUT_OF_MEMORY (the sample buffer overflowed).\n");
+    lacks(s0, "| step |");
+    has(s1, "No lines of 00 naive: hotspots failed:");
+    has(s1, "Stall reasons over all samples of 01 base (each line's 3 largest): long_scoreboard 32%, barrier 22%, "
+            "selected 14%.\n");
+    lacks(s5, "Hot lines");
+    free(s5);
+    free(s1);
+    free(s0);
+    free(md);
+}
+
+/* A run whose recorded source of 03's line 42 is not the checkout's: one
+ * sentence says so and no line of that step is marked. */
+static void source_changed(void **state)
+{
+    char dir[700], path[800];
+    copy_fixture("changed", "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/hotspots.csv", dir);
+    char *csv = slurp(path), *at = strstr(csv, "k0 < hi; k0 += TILE");
+    assert_non_null(at);
+    memcpy(at, "k0 < hi; k0 += BLK ", 19);
+    spit(path, csv);
+    free(csv);
+    char *md = report(dir), *s3 = step_of(md, 3), *s4 = step_of(md, 4);
+    has(s3, "No line is marked: variants/03_causal_skip.cu has changed since the run (its line 42 is not the source "
+            "sampled).\n");
+    lacks(s3, "| + |");
+    lacks(s3, "| − |");
+    has(s3, "`for (int k0 = 0; k0 < hi; k0 += BLK ) {`");
+    /* 04's predecessor is 03: the same line shown there blocks the marks too. */
+    has(s4, "No line is marked: variants/03_causal_skip.cu has changed since the run (its line 42");
+    lacks(s4, "| + |");
+    free(s4);
+    free(s3);
+    free(md);
+}
+
+/* The lines whose share moved most, over all of the two steps' lines: a
+ * line of the step's own file matches the predecessor's by its source
+ * wherever it moved (01's line 52 is 02's line 44), a line of one step alone
+ * counts 0% in the other, long sources are cut to 60 characters. */
+static void moved_most(void **state)
+{
+    char *md = report(FIXTURE), *s2 = step_of(md, 2), *s3 = step_of(md, 3), *s4 = step_of(md, 4);
+    has(s2, "\nLines that moved most (share of each step's samples), 01 base → 02 grid_order: "
+            "`fs_load_tile<TILE, D, TILE * 2>(sK, k + k0 * p.k_stride[2],…` (variants/02_grid_order.cu:44) "
+            "41.5% → 23.8%; `for (int k0 = 0; k0 < p.seq; k0 += TILE) {` (variants/02_grid_order.cu:42) 0% → 11.2%; "
+            "`const float alpha = __expf(__half2float(m[r]) - __half2floa…` (variants/02_grid_order.cu:67) "
+            "0% → 10.0%.\nStall reasons over all samples");
+    has(s3, "\nLines that moved most (share of each step's samples), 02 grid_order → 03 causal_skip: "
+            "`for (int k0 = 0; k0 < p.seq; k0 += TILE) {` (variants/02_grid_order.cu:42) 11.2% → 0%; "
+            "`for (int k0 = 0; k0 < hi; k0 += TILE) {` (variants/03_causal_skip.cu:42) 0% → 11.0%; "
+            "`const float alpha = __expf(__half2float(m[r]) - __half2floa…` (variants/02_grid_order.cu:67) "
+            "10.0% → 0%.\n");
+    /* 04's sixth line (5.8%) counts; 03's kernel line has no match in 04. */
+    has(s4, "\nLines that moved most (share of each step's samples), 03 causal_skip → 04 two_stage: "
+            "`for (int k0 = 0; k0 < hi; k0 += TILE) {` (variants/03_causal_skip.cu:42) 11.0% → 0%; "
+            "`__global__ void __launch_bounds__(TILE * 2) fs03_attention(…` (variants/03_causal_skip.cu:20) "
+            "9.7% → 0%; `attend_block<TILE, D, false>(p, sQw, sK, sV, k, v, k0, row,…` "
+            "(variants/04_two_stage.cu:103) 0% → 8.2%.\n");
+    /* Step 01's predecessor has no lines: no sentence. */
+    char *s1 = step_of(md, 1);
+    lacks(s1, "moved");
+    free(s1);
+    free(s4);
+    free(s3);
+    free(s2);
+    free(md);
+    /* With 04's kernel line (fs04_ for fs03_, at another line) 03's matches
+     * it; with 04's shares made 03's, no line moved. */
+    char dir[700], path[800];
+    copy_fixture("moved", "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/hotspots.csv", dir);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("04,cold,2,1024,16,8,128,1,32,32,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
+          "15,__global__ void __launch_bounds__(TILE * 2) fs04_attention(fs_problem p)\n",
+          f);
+    fclose(f);
+    md = report(dir);
+    s4 = step_of(md, 4);
+    has(s4, "(variants/03_causal_skip.cu:42) 11.0% → 0%; `attend_block<");
+    lacks(s4, "fs03_attention(…` (variants/03_causal_skip.cu:20)");
+    lacks(s4, "fs04_attention");
+    free(s4);
+    free(md);
+    spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,causal,bm,bn,file,line,samples,share_pct,stall_1,"
+               "stall_1_pct,stall_2,stall_2_pct,stall_3,stall_3_pct,source\n"
+               "03,cold,2,1024,16,8,128,1,32,32,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,,,,,x = 1;\n"
+               "03,cold,2,1024,16,8,128,1,32,32,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
+               "04,cold,2,1024,16,8,128,1,32,32,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,,,,,x = 1;\n"
+               "04,cold,2,1024,16,8,128,1,32,32,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
+    md = report(dir);
+    s4 = step_of(md, 4);
+    has(s4, "\nNo line's share of the samples moved by 1 point or more, 03 causal_skip → 04 two_stage.\n");
+    free(s4);
+    free(md);
+}
+
+/* What the views cost: every row of inside.csv, then the totals. */
+static void costs(void **state)
+{
+    char *md = report(FIXTURE);
+    const char *sec = strstr(md, "## Inside the kernels: what it cost\n");
+    assert_non_null(sec);
+    assert_true(sec > strstr(md, "## Reading the counters") && sec < strstr(md, "## Steps"));
+    has(sec, "| variant | configuration | view | status | cost (ms) | samples | setting | note |\n");
+    has(sec, "| 00 naive | B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold | hotspots | failed | 412.0 | – | "
+             "– | cuptiPCSamplingGetData: CUPTI_ERROR_OUT_OF_MEMORY (the sample buffer overflowed) |\n");
+    has(sec, "| 03 causal_skip | B=2 N=2048 Hq=16 Hkv=8 D=128 causal 32x32, cold | timeline | ok | 231.0 | 27 | "
+             "20000 ns |  |\n");
+    has(sec, "\nIn all 5.36 s; hotspots 4.62 s over 6 rows; timeline 0.74 s over 4 rows.\n");
+    free(md);
+}
+
+/* The command: the top lines of each variant at each configuration. */
+static void hotspots_command(void **state)
+{
+    char *text = NULL, err[512] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(fs_hotspots_print(FIXTURE, 2, f, err, sizeof err), 0);
+    fclose(f);
+    has(text, "Run run: the 2 hottest source lines of each variant (PC sampling, hotspots.csv).\n");
+    has(text, "\n00 naive, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: no lines (hotspots failed: "
+              "cuptiPCSamplingGetData: CUPTI_ERROR_OUT_OF_MEMORY (the sample buffer overflowed))\n");
+    has(text, "\n03 causal_skip, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: 3000 samples\n");
+    has(text, "\n   23.3%      700  variants/03_causal_skip.cu:44     long_scoreboard 66%, lg_throttle 16%, "
+              "selected 9%");
+    has(text, "  fs_load_tile<TILE, D, TILE * 2>(sK, k + k0 * p.k_stride[2], p.k_stride[2], p.seq - k0, "
+              "p.head_dim);\n");
+    has(text, "\n03 causal_skip, B=2 N=2048 Hq=16 Hkv=8 D=128 causal 32x32, cold: 8500 samples\n");
+    /* Third at both configurations: past --top 2. */
+    lacks(text, "variants/03_causal_skip.cu:46");
+    /* Configurations in order, steps in order within each. */
+    assert_true(strstr(text, "\n04 two_stage, B=2 N=1024") < strstr(text, "\n03 causal_skip, B=2 N=2048"));
+    free(text);
+}
+
+/* A run made without --hotspots: the command says how to make one, the
+ * report has no hot lines and no costs. */
+static void without_hotspots(void **state)
+{
+    char dir[700], err[512] = "";
+    copy_fixture("plain", "hotspots.csv inside.csv timeline.csv", dir, sizeof dir);
+    assert_int_equal(fs_hotspots_print(dir, 10, stdout, err, sizeof err), -1);
+    has(err, "was made without --hotspots: it has no hotspots.csv (`flashstudy run --hotspots` makes a run with one)");
+    char *md = report(dir);
+    lacks(md, "Hot lines");
+    lacks(md, "## Inside the kernels");
+    free(md);
+}
+
+/* A copy of the fixture whose file `name` has its column `col` renamed: the
+ * command and the report name the file and the column. */
+static void without_column(const char *name, const char *col)
+{
+    char dir[700], path[800], err[512] = "", at[64], want[128];
+    copy_fixture("malformed", "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(at, sizeof at, ",%s,", col);
+    /* The header follows the comment line: ",variant,...,source," is searched. */
+    char *csv = slurp(path), *head = strstr(csv, "\nvariant,"), line[1024];
+    assert_non_null(head);
+    snprintf(line, sizeof line, "%.*s,", (int)strcspn(head + 1, "\n") + 1, head);
+    line[0] = ',';
+    const char *p = strstr(line, at);
+    assert_non_null(p);
+    head[p - line + 1] = 'X';
+    spit(path, csv);
+    free(csv);
+    snprintf(want, sizeof want, "%s lacks the column \"%s\"", name, col);
+    assert_int_equal(fs_hotspots_print(dir, 10, stdout, err, sizeof err), -1);
+    has(err, want);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    err[0] = '\0';
+    assert_int_equal(fs_report_write(dir, path, err, sizeof err), -1);
+    has(err, want);
+}
+
+/* Every column of hotspots.csv and inside.csv that the formats name is required. */
+static void malformed(void **state)
+{
+    static const char *const hot[] = {"variant", "bn",      "file",        "line",    "samples",     "share_pct",
+                                      "stall_1", "stall_1_pct", "stall_2", "stall_2_pct", "stall_3", "stall_3_pct",
+                                      "source"};
+    static const char *const cost[] = {"mode", "view", "status", "cost_s", "samples", "setting", "note"};
+    for (size_t i = 0; i < sizeof hot / sizeof hot[0]; i++)
+        without_column("hotspots.csv", hot[i]);
+    for (size_t i = 0; i < sizeof cost / sizeof cost[0]; i++)
+        without_column("inside.csv", cost[i]);
+}
+
+int main(int argc, char **argv)
+{
+    /* build/tests/test_hotspots -> build/ */
+    char self[1024];
+    snprintf(self, sizeof self, "%s", argv[0]);
+    snprintf(tmp, sizeof tmp, "%s/../test-hotspots-XXXXXX", dirname(self));
+    if (!mkdtemp(tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(line_diff),        cmocka_unit_test(marks_changed_lines), cmocka_unit_test(source_changed),
+        cmocka_unit_test(costs),            cmocka_unit_test(hotspots_command),    cmocka_unit_test(without_hotspots),
+        cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (!failed) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+        if (system(cmd))
+            fprintf(stderr, "could not remove %s\n", tmp);
+    }
+    return failed;
+}
