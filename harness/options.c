@@ -28,6 +28,8 @@ static const struct {
     [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run: a folder or a run id under results/ (default: the newest by date)"},
     [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
     [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run: a folder or a run id under results/ (default: the newest by date)"},
+    [FS_CMD_HOTSPOTS] = {"hotspots", "hotspots [RUN] [--top N]",
+                         "a run's hottest source lines per variant with their stall reasons (a run made with --hotspots)"},
 };
 
 int fs_command_find(const char *name)
@@ -150,6 +152,11 @@ static int set_reps(fs_options *o, const spec *s, const char *value, char *err, 
     if (*reps > 2000)
         return fs_fail(err, errlen, "%s %s is more than the 2000 repetitions a variant may take", s->name, value);
     return 0;
+}
+
+static int set_top(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    return parse_positive(s->name, value, FIELD(o, s, int), err, errlen);
 }
 
 static int set_seed(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
@@ -310,9 +317,14 @@ static const spec specs[] = {
     {"--metrics", "NAME,...|@FILE", STUDY, set_metrics, 0, 0, "CUPTI metrics to add to the default table"},
     {"--no-profile", NULL, STUDY, set_flag, AT(no_profile), 1,
      "no counters; each variant still runs once in an NVTX range `profile` for ncu"},
+    {"--hotspots", NULL, STUDY, set_flag, AT(hotspots), 1,
+     "hot source lines: one more launch a variant under PC sampling, stall reasons per line (hotspots.csv)"},
+    {"--timeline", NULL, STUDY, set_flag, AT(timeline), 1,
+     "counters over time: one more launch a variant under PM sampling (timeline.csv)"},
     {"--force", NULL, STUDY, set_flag, AT(force), 1, "allow an existing --out folder"},
     {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
      "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
+    {"--top", "N", C(HOTSPOTS), set_top, AT(top), 0, "hotspots: lines shown per variant (default 10)"},
     {"--markdown", NULL, C(LIST), set_flag, AT(markdown), 1, "list: a markdown table"},
     {"--ids", NULL, C(LIST), set_flag, AT(ids), 1, "list: one id a line, for scripts"},
     {"--names", NULL, C(METRICS), set_flag, AT(names), 1, "metrics: one CUPTI name a line"},
@@ -418,6 +430,7 @@ static void set_defaults(fs_options *o, fs_command cmd)
     o->reps = 30;
     o->seed = 1;
     o->time_budget = 2.0;
+    o->top = 10;
 }
 
 int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char *err, size_t errlen)
@@ -430,7 +443,7 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         o->variants[i] = fs_variants[i];
     o->nvariants = fs_variant_count;
 
-    const int max_args = cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS ? 1 : 0;
+    const int max_args = cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS || cmd == FS_CMD_HOTSPOTS ? 1 : 0;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2)) {

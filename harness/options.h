@@ -16,6 +16,7 @@ typedef enum {
     FS_CMD_REPORT,
     FS_CMD_COMPARE,
     FS_CMD_PLOTS,
+    FS_CMD_HOTSPOTS,
     FS_CMD_COUNT
 } fs_command;
 
@@ -40,13 +41,15 @@ typedef struct {
     char **metrics;               /* extra CUPTI metrics (--metrics), owned */
     int nmetrics;
     int no_profile;
+    int hotspots, timeline;       /* the views inside a kernel: PC and PM sampling */
     uint64_t seed;
     double time_budget;           /* seconds per variant and configuration */
     /* run, sweep: the run folder; report: the markdown file; plots: the folder */
     const char *out;
     /* list --markdown, list --ids, metrics --names, report --readme */
     int markdown, ids, names, readme;
-    /* report [RUN], compare RUN_A RUN_B, plots [RUN] */
+    int top;                      /* hotspots: lines shown per variant */
+    /* report [RUN], compare RUN_A RUN_B, plots [RUN], hotspots [RUN] */
     const char *args[2];
     int nargs;
 } fs_options;

@@ -20,6 +20,7 @@
 #include "model.h"
 #include "report.h"
 #include "results.h"
+#include "sampling.h"
 #include "shape.h"
 #include "table.h"
 #include "validate.h"
@@ -65,6 +66,12 @@ typedef struct {
     float *samples;
     char dir[2048], csv[2100];
     fs_table results;
+    /* --hotspots, --timeline: the samplers (NULL with the reason in the
+     * note when CUPTI refused) and their tables */
+    fs_pcsampler *pcs;
+    fs_pmsampler *pms;
+    char pcs_note[600], pms_note[600];
+    fs_table hot, timeline, inside;
     uint64_t shapes;               /* makes every shape's inputs fresh */
     fs_inputs in;                  /* the shape's inputs and reference, made by */
     int have_inputs;               /* its first variant that runs, used by all */
@@ -72,8 +79,9 @@ typedef struct {
     int failed;
 } study;
 
-/* ROW_HELD: validated and timed, buffers kept for the counters; ROW_RETRY:
- * no memory while others are held (measure those first, then try again). */
+/* ROW_HELD: validated and timed, buffers kept for the counters and the views
+ * inside; ROW_RETRY: no memory while others are held (measure those first,
+ * then try again). */
 typedef enum { ROW_DONE, ROW_INTERRUPTED, ROW_HELD, ROW_RETRY } row_outcome;
 
 static double now_s(void)
@@ -454,12 +462,14 @@ static int launch_entry(void *ctx)
 
 /* A library's kernels, from CUPTI's kernel records: the longest one's
  * geometry and resources. Cells stay empty when the records cannot be had. */
-static void library_kernel_cells(const fs_variant *v, const fs_problem *p, char **row)
+static void library_kernel_cells(study *s, const fs_variant *v, const fs_problem *p, char **row)
 {
     const entry one = {.v = v, .p = *p};
     fs_kernel_record rec[16];
     char why[300];
+    fs_pcsampler_pause(s->pcs); /* CUPTI refuses kernel records while PC sampling is enabled */
     const int n = fs_kernel_records(launch_entry, (void *)&one, rec, 16, why, sizeof why);
+    fs_pcsampler_resume(s->pcs);
     const int k = fs_kernel_longest(rec, n < 16 ? n : 16);
     if (n < 0 || k < 0) {
         fprintf(stderr, "flashstudy: %s: no kernel records: %s\n", v->slug, n < 0 ? why : "no kernel ran");
@@ -485,7 +495,7 @@ static void library_kernel_cells(const fs_variant *v, const fs_problem *p, char 
 static int kernel_cells(study *s, const fs_variant *v, const fs_problem *p, const fs_plan *pl, char **row)
 {
     if (!pl->kernel) {
-        library_kernel_cells(v, p, row);
+        library_kernel_cells(s, v, p, row);
         return 0;
     }
     cell(row, FS_COL_GRID_BLOCKS, "%u", pl->grid.x * pl->grid.y * pl->grid.z);
@@ -582,8 +592,11 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
 
     derived(s, v, p, &t, NULL, 0, row);
     cell(row, FS_COL_STATUS, "ok");
-    if (s->prof) { /* the counters come with the shape's other variants' */
-        cell(row, note_col(s), "counters not collected: the run stopped before they were read");
+    /* The counters and the views inside come with the shape's other
+     * variants'. */
+    if (s->prof || s->o->hotspots || s->o->timeline) {
+        cell(row, note_col(s), "%s", s->prof ? "counters not collected: the run stopped before they were read"
+                                             : s->prof_note);
         *kept = t;
         return ROW_HELD;
     }
@@ -780,6 +793,211 @@ static void release(entry *e)
     }
 }
 
+/* ---- the views inside a kernel: --hotspots, --timeline ---- */
+
+/* The columns that tie a row of the inside views' files to its results.csv
+ * row: the variant, the mode and the shape. */
+static const int key_cols[] = {FS_COL_VARIANT, FS_COL_MODE,     FS_COL_BATCH, FS_COL_SEQ, FS_COL_HEADS_Q,
+                               FS_COL_HEADS_KV, FS_COL_HEAD_DIM, FS_COL_CAUSAL, FS_COL_BM, FS_COL_BN};
+#define NKEYS ((int)(sizeof key_cols / sizeof key_cols[0]))
+#define HOT_MIN_SHARE_PCT 0.1 /* colder lines are left out of hotspots.csv */
+
+static const char *const inside_cols[] = {"view", "status", "cost_s", "samples", "setting", "note"};
+static const char *const hot_cols[] = {"file",    "line",        "samples", "share_pct",   "stall_1",
+                                       "stall_1_pct", "stall_2", "stall_2_pct", "stall_3", "stall_3_pct",
+                                       "source"};
+#define NINSIDE ((int)(sizeof inside_cols / sizeof inside_cols[0]))
+#define NHOT ((int)(sizeof hot_cols / sizeof hot_cols[0]))
+
+/* A table whose header is the key columns, then cols[0..n). */
+static void keyed_table(fs_table *t, const char *const *cols, int n)
+{
+    const char *header[64];
+    for (int k = 0; k < NKEYS; k++)
+        header[k] = fs_result_columns[key_cols[k]].name;
+    for (int k = 0; k < n; k++)
+        header[NKEYS + k] = cols[k];
+    fs_table_init(t, NKEYS + n, header);
+}
+
+static void inside_tables(study *s)
+{
+    const char *time_cols[32] = {"t_s", "dt_s"};
+    for (int k = 0; k < fs_timeline_metrics_count; k++)
+        time_cols[2 + k] = fs_timeline_metrics[k].column;
+    keyed_table(&s->inside, inside_cols, NINSIDE);
+    keyed_table(&s->hot, hot_cols, NHOT);
+    keyed_table(&s->timeline, time_cols, 2 + fs_timeline_metrics_count);
+}
+
+/* A row of t: the entry's key cells, then vals[0..n). */
+static void keyed_add(fs_table *t, char **row, const char *const *vals, int n)
+{
+    const char *cells[64];
+    for (int k = 0; k < NKEYS; k++)
+        cells[k] = row[key_cols[k]] ? row[key_cols[k]] : "";
+    for (int k = 0; k < n; k++)
+        cells[NKEYS + k] = vals[k];
+    fs_table_add(t, cells);
+}
+
+static void inside_row(study *s, char **row, const char *view, const char *status, double cost, double samples,
+                       double setting, const char *note)
+{
+    char c[32] = "", n[32] = "", g[32] = "";
+    if (cost >= 0)
+        snprintf(c, sizeof c, "%.6g", cost);
+    if (samples >= 0)
+        snprintf(n, sizeof n, "%.0f", samples);
+    if (setting > 0)
+        snprintf(g, sizeof g, "%.0f", setting);
+    const char *vals[NINSIDE] = {view, status, c, n, g, note};
+    keyed_add(&s->inside, row, vals, NINSIDE);
+}
+
+static int launch_one(void *ctx) { return launch_call(ctx, 0); }
+static void flush_one(void *ctx) { flush_before_call(ctx, 0); }
+
+static void hotspots_of(study *s, entry *e)
+{
+    char why[600];
+    if (!s->pcs) {
+        inside_row(s, e->row, "hotspots", "skipped", -1, -1, 0, s->pcs_note);
+        return;
+    }
+    if (e->v->kind != FS_STEP) {
+        inside_row(s, e->row, "hotspots", "skipped", -1, -1, 0, "a library's kernels carry no source lines");
+        return;
+    }
+    batch_ctx b = {s, e};
+    fs_hotspots h;
+    const double t0 = now_s();
+    flush_one(&b);
+    cudaDeviceSynchronize();
+    int rc = fs_pcsampler_collect(s->pcs, launch_one, &b, e->t.median, s->dev.sms, &h, why, sizeof why);
+    const double cost = now_s() - t0;
+    if (rc) {
+        inside_row(s, e->row, "hotspots", "failed", cost, -1, 0, why);
+        return;
+    }
+    for (int i = 0; i < h.n && h.samples > 0; i++) {
+        const fs_hot_line *l = &h.lines[i];
+        const double share = 100 * l->samples / h.samples;
+        if (share < HOT_MIN_SHARE_PCT)
+            break;
+        char line[16], n[32], sh[32], pct[FS_HOT_STALLS][32];
+        snprintf(line, sizeof line, "%d", l->line);
+        snprintf(n, sizeof n, "%.0f", l->samples);
+        snprintf(sh, sizeof sh, "%.3g", share);
+        for (int k = 0; k < FS_HOT_STALLS; k++)
+            snprintf(pct[k], sizeof pct[k], "%.3g", l->stall_pct[k]);
+        const char *vals[NHOT] = {l->file, line, n, sh, l->stall[0], l->stall[0][0] ? pct[0] : "",
+                                  l->stall[1], l->stall[1][0] ? pct[1] : "", l->stall[2],
+                                  l->stall[2][0] ? pct[2] : "", l->source};
+        keyed_add(&s->hot, e->row, vals, NHOT);
+    }
+    char note[128] = "";
+    if (h.dropped > 0)
+        snprintf(note, sizeof note, "%.0f samples dropped (the hardware buffer was full)", h.dropped);
+    inside_row(s, e->row, "hotspots", "ok", cost, h.samples, h.period_cycles, note);
+    fs_hotspots_free(&h);
+}
+
+static void timeline_of(study *s, entry *e)
+{
+    char why[600];
+    if (!s->pms) {
+        inside_row(s, e->row, "timeline", "skipped", -1, -1, 0, s->pms_note);
+        return;
+    }
+    batch_ctx b = {s, e};
+    fs_timeline t;
+    fs_pcsampler_pause(s->pcs); /* it holds the counters PM sampling reads */
+    const double t0 = now_s();
+    int rc = fs_pmsampler_collect(s->pms, launch_one, s->o->hot ? NULL : flush_one, &b, e->t.median, &t, why,
+                                  sizeof why);
+    const double cost = now_s() - t0;
+    fs_pcsampler_resume(s->pcs);
+    if (rc) {
+        inside_row(s, e->row, "timeline", "failed", cost, -1, 0, why);
+        return;
+    }
+    const int m = fs_timeline_metrics_count;
+    for (int i = 0; i < t.n; i++) {
+        char cells[32][32];
+        const char *vals[32];
+        snprintf(cells[0], sizeof cells[0], "%.9g", t.t[i]);
+        snprintf(cells[1], sizeof cells[1], "%.9g", t.dt[i]);
+        for (int k = 0; k < m; k++)
+            snprintf(cells[2 + k], sizeof cells[2 + k], "%.6g", t.v[(size_t)i * m + k]);
+        for (int k = 0; k < 2 + m; k++)
+            vals[k] = cells[k];
+        keyed_add(&s->timeline, e->row, vals, 2 + m);
+    }
+    inside_row(s, e->row, "timeline", "ok", cost, t.n, t.interval_ns,
+               t.truncated ? "the samples filled the counter data image before the launch ended" : "");
+    fs_timeline_free(&t);
+}
+
+static int write_inside(study *s)
+{
+    const struct {
+        int on;
+        const char *name;
+        const fs_table *t;
+    } files[] = {{1, "inside.csv", &s->inside}, {s->o->hotspots, "hotspots.csv", &s->hot},
+                 {s->o->timeline, "timeline.csv", &s->timeline}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[2200], err[600];
+        snprintf(path, sizeof path, "%s/%s", s->dir, files[i].name);
+        if (files[i].on && fs_table_write(path, 0, files[i].t, err, sizeof err)) {
+            fprintf(stderr, "flashstudy: %s\n", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One more launch of each entry that passed, under each sampler asked for,
+ * with the Range Profiler paused (they share the GPU's counters). Returns
+ * 0, or -1 when a file cannot be written. */
+static int inside_views(study *s, entry *e, int n)
+{
+    const fs_options *o = s->o;
+    if (!(o->hotspots || o->timeline) || s->lost_after[0])
+        return 0;
+    double mark;
+    fs_trace(NULL, &mark);
+    const int first = s->inside.nrows;
+    if (s->prof)
+        fs_profiler_pause(s->prof);
+    nvtxRangePushA("inside");
+    for (int i = 0; i < n; i++) {
+        if (strcmp(e[i].row[FS_COL_STATUS], "ok"))
+            continue;
+        if (o->hotspots)
+            hotspots_of(s, &e[i]);
+        if (o->timeline)
+            timeline_of(s, &e[i]);
+    }
+    nvtxRangePop();
+    char why[512];
+    if (s->prof && fs_profiler_resume(s->prof, why, sizeof why))
+        snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: %s", why);
+    fs_trace("inside views of the shape", &mark);
+    /* One line a shape: how many rows each view got, and where to look. */
+    int count[2][2] = {{0}};
+    for (int j = first; j < s->inside.nrows; j++)
+        count[strcmp(fs_table_get(&s->inside, j, "view"), "hotspots") != 0]
+             [strcmp(fs_table_get(&s->inside, j, "status"), "ok") != 0]++;
+    for (int v = 0; v < 2; v++)
+        if (v ? o->timeline : o->hotspots)
+            printf("%s%s %d ok, %d not", v && o->hotspots ? "; " : "views inside: ", v ? "timelines" : "hot lines",
+                   count[v][0], count[v][1]);
+    printf(" (%s/inside.csv)\n", s->dir);
+    return write_inside(s);
+}
+
 /* The counters of the held entries e[0..n) into their rows, written again;
  * their buffers freed. Returns 0, or -1 when results.csv cannot be
  * written. */
@@ -787,13 +1005,18 @@ static int finish_batch(study *s, entry *e, int n)
 {
     if (!n)
         return 0;
-    profile_held(s, e, n);
+    if (s->prof) {
+        fs_pcsampler_pause(s->pcs);
+        profile_held(s, e, n);
+        fs_pcsampler_resume(s->pcs);
+    }
+    int rc = inside_views(s, e, n);
     for (int i = 0; i < n; i++) {
         release(&e[i]);
         fs_table_set_row(&s->results, e[i].table_row, (const char *const *)e[i].row);
         clear_row(s, e[i].row);
     }
-    return commit_table(s);
+    return commit_table(s) || rc ? -1 : 0;
 }
 
 /* Every combination of the size lists, seq varying fastest. A shape's
@@ -952,6 +1175,11 @@ int fs_study(const fs_options *o, int argc, char **argv)
     double mark; /* FLASHSTUDY_PROFILE_TRACE: the fixed costs before the first variant */
     fs_trace(NULL, &mark);
 
+    /* Before the context exists: the PC sampler enables itself when it is
+     * created and keeps every module's machine code as it loads (their line
+     * tables map a sampled PC to its source line). */
+    if (o->hotspots && !(s.pcs = fs_pcsampler_open(why, sizeof why)))
+        snprintf(s.pcs_note, sizeof s.pcs_note, "no hot lines: %s", why);
     if (fs_device_open(&s.dev, why, sizeof why)) {
         fprintf(stderr, "flashstudy: %s: flashstudy %s needs an NVIDIA GPU and its driver\n", why,
                 fs_command_name(o->cmd));
@@ -959,6 +1187,9 @@ int fs_study(const fs_options *o, int argc, char **argv)
     }
     fs_trace("start: device open", &mark);
     build_metrics(&s);
+    /* Before the Range Profiler holds the counters. */
+    if (o->timeline && !(s.pms = fs_pmsampler_open(why, sizeof why)))
+        snprintf(s.pms_note, sizeof s.pms_note, "no timeline: %s", why);
     int rc = open_profiler(&s);
     if (rc)
         return rc;
@@ -990,15 +1221,21 @@ int fs_study(const fs_options *o, int argc, char **argv)
     if (!info.start_ok)
         add_note(&info, why);
     fs_trace("start: clocks", &mark);
-    if (s.prof_note[0])
-        add_note(&info, s.prof_note);
+    const char *notes[] = {s.prof_note, s.pcs_note, s.pms_note};
+    for (int i = 0; i < 3; i++)
+        if (notes[i][0]) {
+            add_note(&info, notes[i]);
+            if (i)
+                fprintf(stderr, "flashstudy: %s\n", notes[i]);
+        }
     if (write_device_csv(&s, &info))
         return 1;
 
     /* The header at once: the folder holds a readable results.csv from the
      * start, and an earlier one (--force) is replaced. */
     results_table(&s);
-    int loop = commit_table(&s) ? -1 : study_loop(&s);
+    inside_tables(&s);
+    int loop = commit_table(&s) || ((o->hotspots || o->timeline) && write_inside(&s)) ? -1 : study_loop(&s);
 
     info.end_ok = !fs_clocks_read(&s.dev, &info.end, why, sizeof why);
     if (info.start_ok && info.end_ok &&
@@ -1015,6 +1252,8 @@ int fs_study(const fs_options *o, int argc, char **argv)
         fprintf(stderr, "flashstudy: no hardware counters in this run: %s\n", s.prof_note);
     if (s.prof)
         fs_profiler_close(s.prof);
+    fs_pcsampler_close(s.pcs);
+    fs_pmsampler_close(s.pms);
 
     if (loop > 0)
         printf("interrupted: %d rows written to %s\n", s.results.nrows, s.csv);
@@ -1025,6 +1264,9 @@ int fs_study(const fs_options *o, int argc, char **argv)
                         "not run\n", s.lost_after);
 
     fs_table_free(&s.results);
+    fs_table_free(&s.inside);
+    fs_table_free(&s.hot);
+    fs_table_free(&s.timeline);
     free(s.samples);
     free(s.metrics);
     cudaFree(s.flush);

@@ -51,7 +51,9 @@ for s in $steps; do
     build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
     faults)     step faults 200 build/tests/gpu_faults ;;
-    run)        step run 100 "$fs" run --out "results/$stamp-$gpu" ;;
+    # The reference run: the study and the views inside every kernel (hot
+    # lines, timelines), with where each phase's time went.
+    run)        step run 150 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --hotspots --timeline --out "results/$stamp-$gpu" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
     sweep)      step sweep 220 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;

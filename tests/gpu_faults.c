@@ -12,12 +12,17 @@
  *     rows readable, no temporary file left;
  *  4. counters unavailable (FLASHSTUDY_PROFILER_FAIL): every variant still
  *     validated and timed, metric cells empty with the reason in the row, the
- *     one-line notice on stderr, exit status 0.
+ *     one-line notice on stderr, exit status 0;
+ *  5. the views inside (--hotspots --timeline) beside the counters: every
+ *     row keeps its counters (the samplers and the Range Profiler take
+ *     turns), a step's hot lines name its source, a peer keeps its kernel
+ *     records, every variant has a timeline in which the GPU was busy.
  * Closes with "gpu-faults: N passed, N failed, 0 skipped"; the run folders
  * and logs are removed when everything passed and kept otherwise. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
 #include <ftw.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -309,6 +314,64 @@ static void no_counters(void)
           "no closing notice in %s", log);
 }
 
+/* The rows of dir/name whose column `key` is `value`; t is read here. */
+static int rows_with(const char *dir, const char *name, const char *key, const char *value, fs_table *t, int *rows,
+                     int max)
+{
+    char path[700], err[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (fs_table_read(path, 0, t, err, sizeof err))
+        return -1;
+    int n = 0;
+    for (int r = 0; r < t->nrows && n < max; r++)
+        if (!strcmp(cell(t, r, key), value))
+            rows[n++] = r;
+    return n;
+}
+
+static void inside_views(void)
+{
+    const char *s = "views inside";
+    char dir[600];
+    const char *args[] = {SMALL, "--variants", "3,16,cublas", "--hotspots", "--timeline"};
+    fs_table t, v;
+    int rows[4096];
+    if (run_to_end(s, "inside", NULL, 0, NULL, args, sizeof args / sizeof *args, 0, dir, &t))
+        return;
+    for (int r = 0; r < t.nrows; r++) {
+        const char *id = cell(&t, r, "variant");
+        if (strcmp(cell(&t, r, "status"), "ok"))
+            continue; /* 16 on a GPU without sm_90a */
+        check(*cell(&t, r, "dram_read_bytes") && !*cell(&t, r, "metrics_note"), s, "%s lost its counters: \"%s\"", id,
+              cell(&t, r, "metrics_note"));
+        int n = rows_with(dir, "timeline.csv", "variant", id, &v, rows, 4096);
+        double busy = 0;
+        for (int i = 0; i < n; i++)
+            busy = fmax(busy, atof(cell(&v, rows[i], "sm_active_pct")));
+        check(n >= 3 && busy > 50, s, "%s: %d timeline samples, SMs busy at most %.0f%%", id, n, busy);
+        if (n >= 0)
+            fs_table_free(&v);
+        if (!strcmp(id, "cublas")) {
+            check(*cell(&t, r, "registers"), s, "cublas lost its kernel records under --hotspots");
+            continue;
+        }
+        n = rows_with(dir, "hotspots.csv", "variant", id, &v, rows, 4096);
+        int own = 0;
+        double share = 0;
+        for (int i = 0; i < n; i++) {
+            own |= strstr(cell(&v, rows[i], "file"), "variants/") && atoi(cell(&v, rows[i], "line")) > 0 &&
+                   *cell(&v, rows[i], "source");
+            share += atof(cell(&v, rows[i], "share_pct"));
+        }
+        check(n > 0 && own && share > 50 && share < 100.5, s,
+              "%s: %d hot lines, %s a line of variants/ with its source, shares summing to %.1f%%", id, n,
+              own ? "with" : "without", share);
+        if (n >= 0)
+            fs_table_free(&v);
+    }
+    fs_table_free(&t);
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove(path);
@@ -328,6 +391,7 @@ int main(void)
     lost_context();
     interrupted();
     no_counters();
+    inside_views();
     if (!failed && nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
         printf("gpu-faults: removed %s\n", base);
     printf("gpu-faults: %d passed, %d failed, 0 skipped\n", passed, failed);

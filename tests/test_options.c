@@ -225,6 +225,16 @@ static void positionals(void **state)
     expect_ok(FS_CMD_PLOTS, ARGS("a", "--out", "dir"), &o);
     assert_string_equal(o.out, "dir");
     fs_options_free(&o);
+    expect_ok(FS_CMD_HOTSPOTS, ARGS("a"), &o);
+    assert_int_equal(o.top, 10);
+    fs_options_free(&o);
+    expect_ok(FS_CMD_HOTSPOTS, ARGS("--top", "3", "a"), &o);
+    assert_int_equal(o.top, 3);
+    assert_string_equal(o.args[0], "a");
+    fs_options_free(&o);
+    expect_ok(FS_CMD_RUN, ARGS("--hotspots", "--timeline", "--no-profile"), &o);
+    assert_true(o.hotspots && o.timeline && o.no_profile);
+    fs_options_free(&o);
 }
 
 typedef struct {
@@ -301,6 +311,10 @@ static void rejections(void **state)
         {FS_CMD_METRICS, ARGS("--markdown"), "unknown option --markdown for `metrics`"},
         {FS_CMD_REPORT, ARGS("--readme", "--out", "r.md"), "--readme prints the README's tables to stdout"},
         {FS_CMD_PLOTS, ARGS("--readme"), "unknown option --readme for `plots`"},
+        {FS_CMD_HOTSPOTS, ARGS("--top", "0"), "--top must be a positive integer, not \"0\""},
+        {FS_CMD_HOTSPOTS, ARGS("a", "b"), "`hotspots` takes no more arguments, not \"b\""},
+        {FS_CMD_RUN, ARGS("--top", "3"), "unknown option --top for `run`"},
+        {FS_CMD_REPORT, ARGS("--hotspots"), "unknown option --hotspots for `report`"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fs_options o;
