@@ -865,10 +865,6 @@ static void hotspots_of(study *s, entry *e)
         inside_row(s, e->row, "hotspots", "skipped", -1, -1, 0, s->pcs_note);
         return;
     }
-    if (e->v->kind != FS_STEP) {
-        inside_row(s, e->row, "hotspots", "skipped", -1, -1, 0, "a library's kernels carry no source lines");
-        return;
-    }
     batch_ctx b = {s, e};
     fs_hotspots h;
     const double t0 = now_s();
@@ -896,9 +892,12 @@ static void hotspots_of(study *s, entry *e)
                                   l->stall[2][0] ? pct[2] : "", l->source};
         keyed_add(&s->hot, e->row, vals, NHOT);
     }
-    char note[128] = "";
+    char note[192] = "";
+    if (e->v->kind != FS_STEP) /* a library's kernels carry no line table */
+        snprintf(note, sizeof note, "samples per kernel (line 0): a library's machine code has no line table");
     if (h.dropped > 0)
-        snprintf(note, sizeof note, "%.0f samples dropped (the hardware buffer was full)", h.dropped);
+        snprintf(note + strlen(note), sizeof note - strlen(note), "%s%.0f samples dropped (the hardware buffer was "
+                 "full)", *note ? "; " : "", h.dropped);
     inside_row(s, e->row, "hotspots", "ok", cost, h.samples, h.period_cycles, note);
     fs_hotspots_free(&h);
 }

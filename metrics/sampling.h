@@ -12,8 +12,9 @@
 #define FS_HOT_STALLS 3 /* stall reasons kept per line */
 
 typedef struct {
-    char file[512];  /* as compiled: relative to the build's root when under it */
-    int line;        /* 0: no line information */
+    char file[512];  /* as compiled: relative to the working folder when under it;
+                      * without a line table, the kernel's (mangled) name */
+    int line;        /* 0: no line table */
     char source[512];/* the line's text, trimmed ("" when the file cannot be read) */
     double samples;
     char stall[FS_HOT_STALLS][48];     /* "long_scoreboard"; "" past the last */

@@ -4,8 +4,8 @@
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu faults run wall trace sass-cost tiles sweep hopper torch
-#          cudnn919 sanitize sanitize-new initcheck crosscheck
+#   steps: build test-gpu faults run inside-16k wall trace sass-cost tiles sweep hopper
+#          torch cudnn919 sanitize sanitize-new initcheck crosscheck
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -54,6 +54,10 @@ for s in $steps; do
     # The reference run: the study and the views inside every kernel (hot
     # lines, timelines), with where each phase's time went.
     run)        step run 150 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --hotspots --timeline --out "results/$stamp-$gpu" ;;
+    # The views inside at 16k causal, the shape of issue 14's first target:
+    # the last two steps beside the cuDNN peer.
+    inside-16k) step inside-16k 120 "$fs" run --seq 16384 --tile 128x128 --variants 15,16,cudnn --hotspots --timeline \
+                    --time-budget 0.5 --out "results/$stamp-$gpu-16k-inside" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
     sweep)      step sweep 220 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
