@@ -479,7 +479,7 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
     int any = 0;
     for (int k = 0; k < FS_MAX_EXPECT; k++) {
         const fs_expectation *e = &v->expects[k];
-        if (!e->column)
+        if (!e->column || (e->head_dim && e->head_dim != r->cfgs[r->cfg_of_row[row]].head_dim))
             continue;
         int present = fs_table_col(&r->res, e->column) >= 0;
         double before = present && prev >= 0 ? fs_table_num(&r->res, prev, e->column) : NAN,

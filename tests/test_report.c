@@ -634,8 +634,8 @@ static void reference_runs(void **state)
  * previous step. */
 static void verdicts(void **state)
 {
-    const fs_expectation inst = {"warp_inst", -10, -5}, hit = {"l2_hit_rate_pct", 5, 20},
-                         flat = {"time_median_s", -2, 2}, rev = {"warp_inst", -5, -10};
+    const fs_expectation inst = {"warp_inst", -10, -5, 0}, hit = {"l2_hit_rate_pct", 5, 20, 0},
+                         flat = {"time_median_s", -2, 2, 0}, rev = {"warp_inst", -5, -10, 0};
     char b[256];
     assert_int_equal(fs_expect_verdict(100, 97.3, &inst, 0, b, sizeof b), FS_MISSED);
     assert_string_equal(b, "expected warp_inst -10 to -5%; measured -2.7%: missed");
@@ -774,6 +774,32 @@ static void reference_inside(void **state)
     free(md);
 }
 
+/* An expectation that names a head dimension is judged at that one only:
+ * 17's at D = 64 in the D = 64 sweep, its D = 128 one in the reference run. */
+static void expectations_by_head_dim(void **state)
+{
+    static const struct {
+        const char *run, *says, *not;
+    } want[] = {
+        {"results/20261201-1600-h200-hopper-d64", "expected time_median_s -15 to -5%; measured -14.8%: met",
+         "expected time_median_s -3 to +3%"},
+        {REFERENCE_RUN, "expected time_median_s -3 to +3%; measured -0.2%: met", "expected time_median_s -15 to -5%"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char out[1200], err[512];
+        snprintf(out, sizeof out, "%s/expect-%zu.md", tmp, i);
+        if (fs_report_write(want[i].run, out, err, sizeof err))
+            fail_msg("%s", err);
+        char *md = slurp(out, NULL);
+        const char *sec = strstr(md, "### Step 17:"), *end = sec ? strstr(sec, "- Against:") : NULL;
+        assert_non_null(end);
+        const char *hit = strstr(sec, want[i].says), *bad = strstr(sec, want[i].not);
+        if (!hit || hit > end || (bad && bad < end))
+            fail_msg("%s: step 17's verdicts do not read \"%s\" alone", want[i].run, want[i].says);
+        free(md);
+    }
+}
+
 /* A run that charts cannot show: 230 variants at one configuration, or no
  * time at all. The charts that need those are skipped with a reason, none
  * fails in gnuplot. */
@@ -860,6 +886,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
+        cmocka_unit_test(expectations_by_head_dim),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed) {

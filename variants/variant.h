@@ -60,6 +60,7 @@ typedef enum {
 typedef struct {
     const char *column;       /* "warp_inst", "time_median_s", ... */
     double lo, hi;            /* the predicted range, lo <= hi */
+    int head_dim;             /* the head dimension it is for; 0: any */
 } fs_expectation;
 
 #define FS_MAX_EXPECT 3
