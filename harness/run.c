@@ -576,7 +576,9 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     timing t;
     fs_trace(NULL, &mark);
     nvtxRangePushA("time");
+    fs_pcsampler_pause(s->pcs); /* nothing of it near a timed launch */
     int timed = time_variant(s, v, p, &t, why, sizeof why);
+    fs_pcsampler_resume(s->pcs);
     nvtxRangePop();
     fs_trace("  time", &mark);
     if (timed > 0)
@@ -592,25 +594,29 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
 
     derived(s, v, p, &t, NULL, 0, row);
     cell(row, FS_COL_STATUS, "ok");
+    if (!s->prof) {
+        /* No counters: --no-profile still launches once in the `profile`
+         * range, for ncu --nvtx. */
+        cell(row, note_col(s), "%s", s->prof_note);
+        cudaError_t e = cudaSuccess;
+        nvtxRangePushA("profile");
+        if (s->o->no_profile && (e = flush_l2(s, p)) == cudaSuccess && (e = v->launch(p)) == cudaSuccess)
+            e = cudaStreamSynchronize(p->stream);
+        nvtxRangePop();
+        if (e != cudaSuccess)
+            return fail_row(s, v, row, "profile launch: %s", cudaGetErrorString(e));
+        if (interrupted)
+            return ROW_INTERRUPTED;
+    } else {
+        cell(row, note_col(s), "counters not collected: the run stopped before they were read");
+    }
     /* The counters and the views inside come with the shape's other
      * variants'. */
     if (s->prof || s->o->hotspots || s->o->timeline) {
-        cell(row, note_col(s), "%s", s->prof ? "counters not collected: the run stopped before they were read"
-                                             : s->prof_note);
         *kept = t;
         return ROW_HELD;
     }
-    /* No counters: --no-profile still launches once in the `profile` range,
-     * for ncu --nvtx. */
-    cell(row, note_col(s), "%s", s->prof_note);
-    cudaError_t e = cudaSuccess;
-    nvtxRangePushA("profile");
-    if (s->o->no_profile && (e = flush_l2(s, p)) == cudaSuccess && (e = v->launch(p)) == cudaSuccess)
-        e = cudaStreamSynchronize(p->stream);
-    nvtxRangePop();
-    if (e != cudaSuccess)
-        return fail_row(s, v, row, "profile launch: %s", cudaGetErrorString(e));
-    return interrupted ? ROW_INTERRUPTED : ROW_DONE;
+    return ROW_DONE;
 }
 
 /* One variant at shape c into e->row. ROW_HELD leaves e->p allocated and
@@ -795,29 +801,26 @@ static void release(entry *e)
 
 /* ---- the views inside a kernel: --hotspots, --timeline ---- */
 
-/* The columns that tie a row of the inside views' files to its results.csv
- * row: the variant, the mode and the shape. */
-static const int key_cols[] = {FS_COL_VARIANT, FS_COL_MODE,     FS_COL_BATCH, FS_COL_SEQ, FS_COL_HEADS_Q,
-                               FS_COL_HEADS_KV, FS_COL_HEAD_DIM, FS_COL_CAUSAL, FS_COL_BM, FS_COL_BN};
-#define NKEYS ((int)(sizeof key_cols / sizeof key_cols[0]))
 #define HOT_MIN_SHARE_PCT 0.1 /* colder lines are left out of hotspots.csv */
 
-static const char *const inside_cols[] = {"view", "status", "cost_s", "samples", "setting", "note"};
-static const char *const hot_cols[] = {"file",    "line",        "samples", "share_pct",   "stall_1",
-                                       "stall_1_pct", "stall_2", "stall_2_pct", "stall_3", "stall_3_pct",
-                                       "source"};
-#define NINSIDE ((int)(sizeof inside_cols / sizeof inside_cols[0]))
-#define NHOT ((int)(sizeof hot_cols / sizeof hot_cols[0]))
+/* Columns in a NULL-terminated list. */
+static int count_of(const char *const *cols)
+{
+    int n = 0;
+    while (cols[n])
+        n++;
+    return n;
+}
 
 /* A table whose header is the key columns, then cols[0..n). */
 static void keyed_table(fs_table *t, const char *const *cols, int n)
 {
     const char *header[64];
-    for (int k = 0; k < NKEYS; k++)
-        header[k] = fs_result_columns[key_cols[k]].name;
+    for (int k = 0; k < fs_inside_nkeys; k++)
+        header[k] = fs_result_columns[fs_inside_keys[k]].name;
     for (int k = 0; k < n; k++)
-        header[NKEYS + k] = cols[k];
-    fs_table_init(t, NKEYS + n, header);
+        header[fs_inside_nkeys + k] = cols[k];
+    fs_table_init(t, fs_inside_nkeys + n, header);
 }
 
 static void inside_tables(study *s)
@@ -825,8 +828,8 @@ static void inside_tables(study *s)
     const char *time_cols[32] = {"t_s", "dt_s"};
     for (int k = 0; k < fs_timeline_metrics_count; k++)
         time_cols[2 + k] = fs_timeline_metrics[k].column;
-    keyed_table(&s->inside, inside_cols, NINSIDE);
-    keyed_table(&s->hot, hot_cols, NHOT);
+    keyed_table(&s->inside, fs_inside_columns, count_of(fs_inside_columns));
+    keyed_table(&s->hot, fs_hot_columns, count_of(fs_hot_columns));
     keyed_table(&s->timeline, time_cols, 2 + fs_timeline_metrics_count);
 }
 
@@ -834,10 +837,15 @@ static void inside_tables(study *s)
 static void keyed_add(fs_table *t, char **row, const char *const *vals, int n)
 {
     const char *cells[64];
-    for (int k = 0; k < NKEYS; k++)
-        cells[k] = row[key_cols[k]] ? row[key_cols[k]] : "";
+    if (fs_inside_nkeys + n != t->ncols) { /* the writer and results.c's lists disagree */
+        fprintf(stderr, "flashstudy: internal error: %d values for a table of %d columns\n", fs_inside_nkeys + n,
+                t->ncols);
+        exit(1);
+    }
+    for (int k = 0; k < fs_inside_nkeys; k++)
+        cells[k] = row[fs_inside_keys[k]] ? row[fs_inside_keys[k]] : "";
     for (int k = 0; k < n; k++)
-        cells[NKEYS + k] = vals[k];
+        cells[fs_inside_nkeys + k] = vals[k];
     fs_table_add(t, cells);
 }
 
@@ -851,8 +859,8 @@ static void inside_row(study *s, char **row, const char *view, const char *statu
         snprintf(n, sizeof n, "%.0f", samples);
     if (setting > 0)
         snprintf(g, sizeof g, "%.0f", setting);
-    const char *vals[NINSIDE] = {view, status, c, n, g, note};
-    keyed_add(&s->inside, row, vals, NINSIDE);
+    const char *vals[] = {view, status, c, n, g, note}; /* fs_inside_columns' order */
+    keyed_add(&s->inside, row, vals, (int)(sizeof vals / sizeof *vals));
 }
 
 static int launch_one(void *ctx) { return launch_call(ctx, 0); }
@@ -868,8 +876,10 @@ static void hotspots_of(study *s, entry *e)
     batch_ctx b = {s, e};
     fs_hotspots h;
     const double t0 = now_s();
-    flush_one(&b);
-    cudaDeviceSynchronize();
+    if (!s->o->hot) {
+        flush_one(&b);
+        cudaDeviceSynchronize();
+    }
     int rc = fs_pcsampler_collect(s->pcs, launch_one, &b, e->t.median, s->dev.sms, &h, why, sizeof why);
     const double cost = now_s() - t0;
     if (rc) {
@@ -887,14 +897,17 @@ static void hotspots_of(study *s, entry *e)
         snprintf(sh, sizeof sh, "%.3g", share);
         for (int k = 0; k < FS_HOT_STALLS; k++)
             snprintf(pct[k], sizeof pct[k], "%.3g", l->stall_pct[k]);
-        const char *vals[NHOT] = {l->file, line, n, sh, l->stall[0], l->stall[0][0] ? pct[0] : "",
+        const char *vals[] = {l->file, line, n, sh, l->stall[0], l->stall[0][0] ? pct[0] : "", /* fs_hot_columns' */
                                   l->stall[1], l->stall[1][0] ? pct[1] : "", l->stall[2],
                                   l->stall[2][0] ? pct[2] : "", l->source};
-        keyed_add(&s->hot, e->row, vals, NHOT);
+        keyed_add(&s->hot, e->row, vals, (int)(sizeof vals / sizeof *vals));
     }
     char note[192] = "";
-    if (e->v->kind != FS_STEP) /* a library's kernels carry no line table */
-        snprintf(note, sizeof note, "samples per kernel (line 0): a library's machine code has no line table");
+    int unlined = 0;
+    for (int i = 0; i < h.n; i++)
+        unlined |= h.lines[i].line == 0;
+    if (unlined) /* a library's kernels */
+        snprintf(note, sizeof note, "samples per kernel (line 0) where the machine code has no line table");
     if (h.dropped > 0)
         snprintf(note + strlen(note), sizeof note - strlen(note), "%s%.0f samples dropped (the hardware buffer was "
                  "full)", *note ? "; " : "", h.dropped);
@@ -982,7 +995,8 @@ static int inside_views(study *s, entry *e, int n)
     nvtxRangePop();
     char why[512];
     if (s->prof && fs_profiler_resume(s->prof, why, sizeof why))
-        snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: %s", why);
+        fprintf(stderr, "flashstudy: the profiler could not resume after the views inside (the next shapes' "
+                        "rows get no counters): %s\n", why);
     fs_trace("inside views of the shape", &mark);
     /* One line a shape: how many rows each view got, and where to look. */
     int count[2][2] = {{0}};

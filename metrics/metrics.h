@@ -24,6 +24,10 @@ extern const int fs_metrics_default_count;
  * sampling), their columns in timeline.csv. */
 extern const fs_metric fs_timeline_metrics[];
 extern const int fs_timeline_metrics_count;
+/* A timeline sample whose sm_active_pct is at most this saw the GPU idle:
+ * the collector cuts such samples before and after a launch (keeping one
+ * each side) and the report's launch starts and ends at the others. */
+#define FS_TIMELINE_IDLE_PCT 1.0
 
 /* `flashstudy metrics`: the table with descriptions, to stdout. */
 void fs_metrics_print(void);

@@ -20,6 +20,17 @@
 #include <cupti_profiler_host.h>
 #include <cupti_target.h>
 
+/* The sampled call, run to completion: 0, or -1 with why (a launch that
+ * failed without a CUDA error is a library's status, turned into -1). */
+static int call_and_wait(int (*run)(void *), void *ctx, char *why, size_t len)
+{
+    const int rc = run(ctx);
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess)
+        return fs_fail(why, len, "the sampled launch failed: %s", cudaGetErrorString(e));
+    return rc ? fs_fail(why, len, "the sampled launch failed: its launch returned an error") : 0;
+}
+
 /* ---- hot lines ---- */
 
 #define PCS_BUFFER_PCS 4096      /* PCs per cuptiPCSamplingGetData */
@@ -58,6 +69,10 @@ struct fs_pcsampler {
     double *per_reason;          /* lines x nreasons */
     int nlines, lcap;
     double counted_sum, all_sum; /* samples in the counted reasons, in all */
+    /* CUPTI's function names, the caller's to free: many PCs share one, and
+     * a later buffer may hand it out again, so each is freed once, at close. */
+    char **fnames;
+    int nfnames, fcap;
 };
 
 const char *fs_stall_short(const char *cupti, char *buf, size_t len)
@@ -243,6 +258,9 @@ void fs_pcsampler_close(fs_pcsampler *s)
     free(s->counted);
     free(s->lines);
     free(s->per_reason);
+    for (int i = 0; i < s->nfnames; i++)
+        free(s->fnames[i]);
+    free(s->fnames);
     free(s);
 }
 
@@ -257,6 +275,8 @@ void fs_hotspots_free(fs_hotspots *h)
 static unsigned period_log2(double expect_s, int sms)
 {
     double cycles = expect_s * PCS_NOMINAL_HZ * (sms > 0 ? sms : 1);
+    if (!(cycles > PCS_TARGET_SAMPLES)) /* also NaN */
+        return PCS_MIN_LOG2;
     int k = (int)ceil(log2(cycles / PCS_TARGET_SAMPLES));
     return (unsigned)(k < PCS_MIN_LOG2 ? PCS_MIN_LOG2 : k > 31 ? 31 : k);
 }
@@ -269,9 +289,11 @@ static const module *find_module(const fs_pcsampler *s, uint64_t crc)
     return NULL;
 }
 
-/* The source file of a line-table entry, relative to the working folder
- * when under it ("variants/03_causal_skip.cu" for a run made in the source
- * tree), else absolute. */
+/* The source file of a line-table entry as the reports name it: relative
+ * to the working folder when under it ("variants/03_causal_skip.cu" for a
+ * run made in the source tree); a variant's own source, from wherever the
+ * run was made, from its "variants/" on (the reports find the variants'
+ * sources there, in the source tree or the installed data); else absolute. */
 static void source_path(const char *dir, const char *file, char *out, size_t len)
 {
     char cwd[1024];
@@ -280,8 +302,11 @@ static void source_path(const char *dir, const char *file, char *out, size_t len
     else
         snprintf(out, len, "%s/%s", dir, file);
     size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    const char *own = strstr(out, "/variants/");
     if (n && !strncmp(out, cwd, n) && out[n] == '/')
         memmove(out, out + n + 1, strlen(out + n + 1) + 1);
+    else if (own)
+        memmove(out, own + 1, strlen(own + 1) + 1);
 }
 
 /* Line `line` of path, trimmed, into out ("" when it cannot be read). */
@@ -334,13 +359,31 @@ static int line_slot(fs_pcsampler *s, const char *dir, const char *file, int lin
     return s->nlines++;
 }
 
+/* Remembers one of CUPTI's function names, for fs_pcsampler_close. */
+static int keep_name(fs_pcsampler *s, char *name)
+{
+    for (int i = 0; i < s->nfnames; i++)
+        if (s->fnames[i] == name)
+            return 0;
+    if (s->nfnames == s->fcap) {
+        int cap = s->fcap ? 2 * s->fcap : 64;
+        char **grown = realloc(s->fnames, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->fnames = grown;
+        s->fcap = cap;
+    }
+    s->fnames[s->nfnames++] = name;
+    return 0;
+}
+
 /* The PCs of one buffer into their lines. */
 static int add_pcs(fs_pcsampler *s, char *why, size_t len)
 {
     for (size_t i = 0; i < s->got.totalNumPcs; i++) {
-        /* functionName is left alone: PCs share CUPTI's strings, and
-         * CUPTI may hand the same one out again in a later buffer. */
         const CUpti_PCSamplingPCData *pc = &s->got.pPcData[i];
+        if (keep_name(s, pc->functionName))
+            return fs_fail(why, len, "out of memory for the sampled functions' names");
         const module *m = find_module(s, pc->cubinCrc);
         CUpti_GetSassToSourceCorrelationParams where = {.size = CUpti_GetSassToSourceCorrelationParamsSize,
                                                         .cubin = m ? m->cubin : NULL,
@@ -421,28 +464,30 @@ static int sample_call(fs_pcsampler *s, int (*run)(void *), void *ctx, fs_hotspo
 {
     s->nlines = 0;
     s->counted_sum = s->all_sum = 0;
-    double other = 0;
+    double other = 0, total = 0;
     CUpti_PCSamplingStartParams start = {.size = CUpti_PCSamplingStartParamsSize, .ctx = s->ctx};
     CUPTI_CHECK(cuptiPCSamplingStart(&start), why, len);
-    int rc = run(ctx);
-    cudaError_t e = cudaDeviceSynchronize();
+    const int rc = call_and_wait(run, ctx, why, len);
     CUpti_PCSamplingStopParams stop = {.size = CUpti_PCSamplingStopParamsSize, .ctx = s->ctx};
     CUPTI_CHECK(cuptiPCSamplingStop(&stop), why, len);
-    if (rc || e != cudaSuccess)
-        return fs_fail(why, len, "the sampled launch failed: %s", cudaGetErrorString(e ? e : cudaGetLastError()));
+    if (rc)
+        return -1;
     do {
         CUpti_PCSamplingGetDataParams get = {.size = CUpti_PCSamplingGetDataParamsSize, .ctx = s->ctx,
                                              .pcSamplingData = &s->got};
         CUPTI_CHECK(cuptiPCSamplingGetData(&get), why, len);
-        out->samples += (double)s->got.totalSamples;
+        total += (double)s->got.totalSamples;
         out->dropped += (double)s->got.droppedSamples;
         other += (double)s->got.nonUsrKernelsTotalSamples;
         if (add_pcs(s, why, len))
             return -1;
     } while (s->got.remainingNumPcs > 0);
+    /* CUPTI's total counts the dropped samples too: the lines' shares are
+     * of the samples they hold. */
+    out->samples = s->counted_sum;
     if (getenv("FLASHSTUDY_PROFILE_TRACE"))
         fprintf(stderr, "flashstudy trace: PC sampling: %.0f samples, %.0f dropped, %.0f in other kernels; %.0f in "
-                        "the counted reasons, %.0f in all (%zu reasons)\n", out->samples, out->dropped, other,
+                        "the counted reasons, %.0f in all (%zu reasons)\n", total, out->dropped, other,
                 s->counted_sum, s->all_sum, s->nreasons);
     return 0;
 }
@@ -454,8 +499,8 @@ int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void *ctx, doub
     if (s->why[0])
         return fs_fail(why, whylen, "%s", s->why);
     if (!s->enabled)
-        return fs_fail(why, whylen, "PC sampling is not enabled (the CUDA context was created before "
-                                    "fs_pcsampler_open, or it is paused)");
+        return fs_fail(why, whylen, "PC sampling is not enabled: the CUDA context was created before the sampler "
+                                    "was set up, or sampling is paused");
     const unsigned k = period_log2(expect_s, sms);
     CUpti_PCSamplingConfigurationInfo period = {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD};
     period.attributeData.samplingPeriodData.samplingPeriod = k;
@@ -475,7 +520,6 @@ int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void *ctx, doub
 #define PMS_SAMPLES_PER_CALL 200.0  /* the interval aims at this many over the call */
 #define PMS_WINDOW_S 2e-3           /* room for the launch latency and the stop */
 #define PMS_HW_BUFFER (64u << 20)
-#define PMS_IDLE_PCT 1.0            /* sm_active_pct at or below: the GPU idles */
 
 struct fs_pmsampler {
     size_t device;
@@ -609,13 +653,12 @@ static int pm_record(fs_pmsampler *s, CUpti_PmSampling_Object *obj, uint8_t *dat
     CUpti_PmSampling_Start_Params start = {.structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE,
                                            .pPmSamplingObject = obj};
     CUPTI_CHECK(cuptiPmSamplingStart(&start), why, len);
-    int rc = run(ctx);
-    cudaError_t e = cudaDeviceSynchronize();
+    const int rc = call_and_wait(run, ctx, why, len);
     CUpti_PmSampling_Stop_Params stop = {.structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE,
                                          .pPmSamplingObject = obj};
     CUPTI_CHECK(cuptiPmSamplingStop(&stop), why, len);
-    if (rc || e != cudaSuccess)
-        return fs_fail(why, len, "the sampled launch failed: %s", cudaGetErrorString(e ? e : cudaGetLastError()));
+    if (rc)
+        return -1;
     CUpti_PmSampling_DecodeData_Params decode = {.structSize = CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE,
                                                  .pPmSamplingObject = obj,
                                                  .pCounterDataImage = data,
@@ -669,9 +712,9 @@ static int pm_samples(fs_pmsampler *s, CUpti_PmSampling_Object *obj, uint8_t *da
         t1[i] = (double)si.endTimestamp;
     }
     int first = 0, last = n - 1;
-    while (!rc && active >= 0 && first < n && v[(size_t)first * m + active] <= PMS_IDLE_PCT)
+    while (!rc && active >= 0 && first < n && v[(size_t)first * m + active] <= FS_TIMELINE_IDLE_PCT)
         first++;
-    while (!rc && active >= 0 && last >= first && v[(size_t)last * m + active] <= PMS_IDLE_PCT)
+    while (!rc && active >= 0 && last >= first && v[(size_t)last * m + active] <= FS_TIMELINE_IDLE_PCT)
         last--;
     if (!rc && last < first)
         rc = fs_fail(why, len, "none of the %d PM samples saw the GPU busy (the launch is shorter than the "

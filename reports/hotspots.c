@@ -616,8 +616,8 @@ static void print_variant(FILE *out, const fsr_run *r, const fsr_inside *in, int
     if (!h.n && sampled)
         fprintf(out, "\n%s, %s: no lines (%s)\n", lab, cl, status);
     if (h.n)
-        fprintf(out, "\n%s, %s: %.0f samples\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl, h.samples, "share", "samples",
-                "line", "stall reasons (share of the line's samples)", "source");
+        fprintf(out, "\n%s, %s: %.0f samples in its lines of 0.1%% or more\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl,
+                h.samples, "share", "samples", "line", "stall reasons (share of the line's samples)", "source");
     for (int i = 0; i < h.n && i < top; i++) {
         const int j = h.hot[i];
         char w[600], st[256];

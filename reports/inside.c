@@ -6,14 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "fail.h"
+#include "results.h"
 
-/* Every file's key columns, then each file's own. */
-#define KEYS "variant", "mode", "batch", "seq", "heads_q", "heads_kv", "head_dim", "causal", "bm", "bn"
-static const char *const cost_cols[] = {KEYS, "view", "status", "cost_s", "samples", "setting", "note", NULL};
-static const char *const hot_cols[] = {KEYS, "file", "line", "samples", "share_pct",
-                                       "stall_1", "stall_1_pct", "stall_2", "stall_2_pct", "stall_3",
-                                       "stall_3_pct", "source", NULL};
-static const char *const time_cols[] = {KEYS, "t_s", "dt_s", NULL};
+static const char *const time_cols[] = {"t_s", "dt_s", NULL};
 
 /* dir/name into t when the file exists; *have says whether it did. */
 static int load(const char *dir, const char *name, const char *const *cols, fs_table *t, int *have, char *err,
@@ -28,6 +23,9 @@ static int load(const char *dir, const char *name, const char *const *cols, fs_t
     if (fs_table_read(path, 0, t, err, errlen))
         return -1;
     *have = 1;
+    for (int i = 0; i < fs_inside_nkeys; i++) /* the columns that tie a row to results.csv's */
+        if (fs_table_col(t, fs_result_columns[fs_inside_keys[i]].name) < 0)
+            return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, fs_result_columns[fs_inside_keys[i]].name);
     for (int i = 0; cols[i]; i++)
         if (fs_table_col(t, cols[i]) < 0)
             return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, cols[i]);
@@ -37,8 +35,8 @@ static int load(const char *dir, const char *name, const char *const *cols, fs_t
 int fsr_inside_load(fsr_inside *in, const char *dir, char *err, size_t errlen)
 {
     memset(in, 0, sizeof *in);
-    if (load(dir, "inside.csv", cost_cols, &in->cost, &in->have_cost, err, errlen) ||
-        load(dir, "hotspots.csv", hot_cols, &in->hot, &in->have_hot, err, errlen) ||
+    if (load(dir, "inside.csv", fs_inside_columns, &in->cost, &in->have_cost, err, errlen) ||
+        load(dir, "hotspots.csv", fs_hot_columns, &in->hot, &in->have_hot, err, errlen) ||
         load(dir, "timeline.csv", time_cols, &in->time, &in->have_time, err, errlen)) {
         fsr_inside_free(in);
         return -1;

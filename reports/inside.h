@@ -60,10 +60,13 @@ int fsr_timeline_read(const fsr_run *r, const fsr_inside *in, int row, fsr_timel
 void fsr_timeline_free(fsr_timeline *tl);
 /* first, last, length and tail of tl from its n samples t, dt and
  * v[FSR_TL_SM]: the launch runs from the start of the first sample with SMs
- * active to the end of the last (the idle sample kept at each side is out);
+ * active (above FS_TIMELINE_IDLE_PCT) to the end of the last (the idle
+ * sample kept at each side is out);
  * its tail from the end of the last sample with FSR_BUSY_PCT % of SMs active
  * or more to the launch's end (all of it when none had). */
 void fsr_timeline_launch(fsr_timeline *tl);
+/* The median sample length of tl, µs (the hardware alternates lengths). */
+double fsr_timeline_median_dt(const fsr_timeline *tl);
 /* The launch's mean of column col, weighted by the samples' lengths; NAN
  * when it has no value. */
 double fsr_timeline_mean(const fsr_timeline *tl, int col);

@@ -562,7 +562,7 @@ static int chart_timeline(chart_ctx *c)
         return fs_fail(c->err, c->errlen, "out of memory reading the timeline of %s", id);
     fsr_variant_label(c->r, c->row, lab, sizeof lab);
     var(c, "label", "%s", lab);
-    num_var(c, "dt", tl.dt[0]);
+    num_var(c, "dt", fsr_timeline_median_dt(&tl));
     var(c, "tail_text", "%s", fsr_tail_text(&tl, tail, sizeof tail));
     if (tl.tail > 0 && tl.tail < tl.length)
         num_var(c, "tail_start", tl.length - tl.tail);

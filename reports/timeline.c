@@ -3,6 +3,7 @@
  * tail is where the causal triangle shows: the blocks with the most key
  * blocks finish last while the SMs that ran the short ones go idle. */
 #include "inside.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,9 +61,9 @@ void fsr_timeline_launch(fsr_timeline *tl)
 {
     const double *sm = tl->v[FSR_TL_SM];
     int first = 0, last = tl->n - 1, known = 0, k;
-    while (first <= last && sm[first] == 0)
+    while (first <= last && sm[first] <= FS_TIMELINE_IDLE_PCT)
         first++;
-    while (last >= first && sm[last] == 0)
+    while (last >= first && sm[last] <= FS_TIMELINE_IDLE_PCT)
         last--;
     tl->first = first;
     tl->last = last;
@@ -72,6 +73,26 @@ void fsr_timeline_launch(fsr_timeline *tl)
     for (k = last; k >= first && !(sm[k] >= FSR_BUSY_PCT); k--)
         ;
     tl->tail = !known ? NAN : k < first ? tl->length : tl->t[last] + tl->dt[last] - (tl->t[k] + tl->dt[k]);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double fsr_timeline_median_dt(const fsr_timeline *tl)
+{
+    if (tl->n < 1)
+        return NAN;
+    double *dt = malloc((size_t)tl->n * sizeof *dt);
+    if (!dt)
+        return NAN;
+    memcpy(dt, tl->dt, (size_t)tl->n * sizeof *dt);
+    qsort(dt, (size_t)tl->n, sizeof *dt, by_value);
+    const double m = dt[tl->n / 2];
+    free(dt);
+    return m;
 }
 
 double fsr_timeline_mean(const fsr_timeline *tl, int col)
@@ -117,8 +138,8 @@ void fsr_timeline_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row,
     if (prev < 0 || fsr_timeline_read(r, in, row, &now) <= 0)
         return;
     if (fsr_timeline_read(r, in, prev, &before) > 0) {
-        fprintf(f, "One launch of each over time (timeline.csv, samples of %.1f µs; the launch runs from the first "
-                   "sample with an SM busy to the last):\n\n", now.dt[0]);
+        fprintf(f, "One launch of each over time (timeline.csv, samples of %.1f µs, the median; the launch runs "
+                   "from the first sample with an SM busy to the last):\n\n", fsr_timeline_median_dt(&now));
         launch_line(f, r, prev, &before);
         launch_line(f, r, row, &now);
         /* The charts are of the primary configuration alone (reports/plots.c). */

@@ -59,7 +59,7 @@ for s in $steps; do
     # The reference run: the study and the views inside every kernel (hot
     # lines, timelines), with where each phase's time went.
     run)        step run 150 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --hotspots --timeline --out "results/$stamp-$gpu" ;;
-    # The views inside at 16k causal, the shape of issue 14's first target:
+    # The views inside at 16k causal, where 16 trails cuDNN most at D = 128:
     # the last two steps beside the cuDNN peer.
     inside-16k) step inside-16k 120 "$fs" run --seq 16384 --tile 128x128 --variants 15,16,cudnn --hotspots --timeline \
                     --time-budget 0.5 --out "results/$stamp-$gpu-16k-inside" ;;

@@ -288,12 +288,12 @@ static void hotspots_command(void **state)
     has(text, "Run run: the 2 hottest source lines of each variant (PC sampling, hotspots.csv).\n");
     has(text, "\n00 naive, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: no lines (hotspots failed: "
               "cuptiPCSamplingGetData: CUPTI_ERROR_OUT_OF_MEMORY (the sample buffer overflowed))\n");
-    has(text, "\n03 causal_skip, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: 3000 samples\n");
+    has(text, "\n03 causal_skip, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: 3000 samples in its lines of 0.1% or more\n");
     has(text, "\n   23.3%      700  variants/03_causal_skip.cu:44     long_scoreboard 66%, lg_throttle 16%, "
               "selected 9%");
     has(text, "  fs_load_tile<TILE, D, TILE * 2>(sK, k + k0 * p.k_stride[2], p.k_stride[2], p.seq - k0, "
               "p.head_dim);\n");
-    has(text, "\n03 causal_skip, B=2 N=2048 Hq=16 Hkv=8 D=128 causal 32x32, cold: 8500 samples\n");
+    has(text, "\n03 causal_skip, B=2 N=2048 Hq=16 Hkv=8 D=128 causal 32x32, cold: 8500 samples in its lines of 0.1% or more\n");
     /* Third at both configurations: past --top 2. */
     lacks(text, "variants/03_causal_skip.cu:46");
     /* Configurations in order, steps in order within each. */

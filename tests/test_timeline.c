@@ -54,10 +54,11 @@ static fsr_timeline hand(double *t, double *dt, double *sm, int n)
 
 static void tail_by_hand(void **state)
 {
-    double t[8], dt[8], sm_tail[] = {0, 95, 100, 100, 80, 40, 0}, sm_none[] = {0, 95, 100, 100, 0},
+    double t[8], dt[8], sm_tail[] = {0.5, 95, 100, 100, 80, 40, 0.9}, sm_none[] = {0, 95, 100, 100, 0},
                         sm_dip[] = {100, 50, 100, 95}, sm_low[] = {50, 60, 40}, sm_nan[] = {0, NAN, NAN, 0};
     char b[160];
-    /* The idle samples at each side are out; the tail is the 80 and 40. */
+    /* The idle samples at each side (at most FS_TIMELINE_IDLE_PCT) are out;
+     * the tail is the 80 and 40. */
     fsr_timeline tl = hand(t, dt, sm_tail, 7);
     assert_int_equal(tl.first, 1);
     assert_int_equal(tl.last, 5);
@@ -199,7 +200,7 @@ static void fixture_text(void **state)
 {
     char *md = step_text(FIXTURE, "04", 1024);
     const char *want[] = {
-        "One launch of each over time (timeline.csv, samples of 5.0 µs;",
+        "One launch of each over time (timeline.csv, samples of 5.0 µs, the median;",
         "\n- 03 causal_skip: 140.0 µs; tensor pipes busy 12.9% of the time on average (tensor_pct), SMs busy ",
         "the last 45.0 µs (32% of the launch) ran with fewer than 90% of SMs busy.\n",
         "\n- 04 two_stage: 135.0 µs; tensor pipes busy 13.9% of the time on average (tensor_pct), SMs busy 84.3% "

@@ -180,7 +180,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs17_atte
     /* loaded[s]: the producer's lane 0 with the bytes it expects, and the
      * copy engine as they land; consumed[s]: every consumer thread.
      * q_loaded: the same for Q; q_free: one thread per consumer warpgroup,
-     * once its half of the Q buffer (O by then) has been read out. */
+     * once its 64 rows of the Q buffer (O by then) have been read out. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES], q_loaded, q_free;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     if (threadIdx.x == 0) {
@@ -235,7 +235,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs17_atte
         uint32_t pa[BN / 16][4]; /* P of the block before, packed for wgmma */
 
         /* Stage 1: key blocks every row of the block sees in full. Stage 2:
-         * the blocks on the diagonal (BM / BN of them) and a ragged last block. */
+         * the blocks on the diagonal (one or two) and a ragged last block. */
         const bool last0 = last_tile && x.nblocks == 1;
         if (x.full > 0)
             attend_block<BN, D, false, true>(p, sQ, warp * 16, sKV, loaded, consumed, 0, it, last0, row, m, l, acc, pa);
@@ -255,7 +255,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs17_atte
         fs_wgmma_fence_acc<D>(acc);
         fs_mbar_arrive(&consumed[(it - 1) % STAGES]);
 
-        /* O into this warpgroup's half of the Q buffer, which its own S no
+        /* O into this warpgroup's 64 rows of the Q buffer, which its own S no
          * longer reads, then out by TMA: rows past N are clipped there. */
 #pragma unroll
         for (int r = 0; r < 2; r++) {
