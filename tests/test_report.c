@@ -302,8 +302,9 @@ static void fixture_report(void **state)
 
 static void fixture_plots(void **state)
 {
-    static const char *const charts[] = {"time", "waterfall", "bytes", "l2hit", "inst", "occupancy",
-                                         "roofline", "seed", "sweep_time", "sweep_mem", NULL};
+    static const char *const charts[] = {"time",      "waterfall", "bytes",       "l2hit",           "inst",
+                                         "occupancy", "roofline",  "seed",        "sweep_time",      "sweep_mem",
+                                         "timeline_03", "timeline_04", "timeline_step_03", "timeline_step_04", NULL};
     char dir[1200];
     snprintf(dir, sizeof dir, "%s/plots-fixture", tmp);
     check_plots(FIXTURE, dir, charts);
@@ -586,9 +587,10 @@ static void latest_run(void **state)
 }
 
 /* Any run checked in under results/: its report and its charts' data and
- * render.sh. gnuplot draws the charts of REFERENCE_RUN alone (each chart is
- * two gnuplot processes: drawing those of all runs took most of make test's
- * time); the others are written as on a machine without gnuplot. */
+ * render.sh. gnuplot draws the charts of REFERENCE_RUN alone, its timelines
+ * aside (each chart is two gnuplot processes: drawing those of all runs took
+ * most of make test's time; the fixture's timelines exercise the same
+ * templates); the others are written as on a machine without gnuplot. */
 static void reference_runs(void **state)
 {
     DIR *d = opendir("results");
@@ -607,11 +609,17 @@ static void reference_runs(void **state)
         /* Every chart its data allows: render.sh lists them. */
         snprintf(out, sizeof out, "%s/ref-%s", tmp, e->d_name);
         static const char *const none[] = {NULL};
-        if (strcmp(run, REFERENCE_RUN)) {
-            plots_data(run, out);
+        plots_data(run, out);
+        if (strcmp(run, REFERENCE_RUN))
             continue;
-        }
-        check_plots(run, out, none);
+        /* The reference run without its views, drawn. */
+        char cmd[4000];
+        snprintf(out, sizeof out, "%s/ref-drawn", tmp);
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/run' && cp %s/results.csv %s/device.csv '%s/run/'", out, run, run, out);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/run", out);
+        snprintf(out, sizeof out, "%s/ref-drawn/plots", tmp);
+        check_plots(path, out, none);
         snprintf(path, sizeof path, "%s/render.sh", out);
         char *sh = slurp(path, NULL);
         for (char *s = sh; (s = strstr(s, "\nmv ")); s++) {
