@@ -136,7 +136,8 @@ endif
 $(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
 	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJ)
+# The host tests share tests/testkit.c (files, scratch folders, chart data).
+$(BUILD)/tests/%: tests/%.c tests/testkit.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
 

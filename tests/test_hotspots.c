@@ -8,40 +8,16 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "inside.h"
 #include "report.h"
+#include "testkit.h"
 
 #define FIXTURE "tests/fixtures/run"
 
 static char tmp[512];   /* this run's scratch folder under the build folder */
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n)
-        n = 0;
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
-static void spit(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 /* A copy of the fixture in tmp/name, without the files in drop (a space
  * separated list, may be ""); its path into dir. */
@@ -62,7 +38,7 @@ static char *report(const char *dir)
     snprintf(path, sizeof path, "%s/report-%d.md", tmp, n++);
     if (fs_report_write(dir, path, err, sizeof err))
         fail_msg("report of %s: %s", dir, err);
-    return slurp(path);
+    return tk_slurp(path, NULL);
 }
 
 /* The report's section of step num, up to the next step or section. */
@@ -180,10 +156,10 @@ static void source_changed(void **state)
     char dir[700], path[800];
     copy_fixture("changed", "", dir, sizeof dir);
     snprintf(path, sizeof path, "%s/hotspots.csv", dir);
-    char *csv = slurp(path), *at = strstr(csv, "k0 < hi; k0 += TILE");
+    char *csv = tk_slurp(path, NULL), *at = strstr(csv, "k0 < hi; k0 += TILE");
     assert_non_null(at);
     memcpy(at, "k0 < hi; k0 += BLK ", 19);
-    spit(path, csv);
+    tk_spit(path, csv);
     free(csv);
     char *md = report(dir), *s3 = step_of(md, 3), *s4 = step_of(md, 4);
     has(s3, "No line is marked: variants/03_causal_skip.cu has changed since the run (its line 42 is not the source "
@@ -248,7 +224,7 @@ static void moved_most(void **state)
     lacks(s4, "fs04_attention");
     free(s4);
     free(md);
-    spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,causal,bm,bn,file,line,samples,share_pct,stall_1,"
+    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,causal,bm,bn,file,line,samples,share_pct,stall_1,"
                "stall_1_pct,stall_2,stall_2_pct,stall_3,stall_3_pct,source\n"
                "03,cold,2,1024,16,8,128,1,32,32,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,,,,,x = 1;\n"
                "03,cold,2,1024,16,8,128,1,32,32,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
@@ -324,14 +300,14 @@ static void without_column(const char *name, const char *col)
     snprintf(path, sizeof path, "%s/%s", dir, name);
     snprintf(at, sizeof at, ",%s,", col);
     /* The header follows the comment line: ",variant,...,source," is searched. */
-    char *csv = slurp(path), *head = strstr(csv, "\nvariant,"), line[1024];
+    char *csv = tk_slurp(path, NULL), *head = strstr(csv, "\nvariant,"), line[1024];
     assert_non_null(head);
     snprintf(line, sizeof line, "%.*s,", (int)strcspn(head + 1, "\n") + 1, head);
     line[0] = ',';
     const char *p = strstr(line, at);
     assert_non_null(p);
     head[p - line + 1] = 'X';
-    spit(path, csv);
+    tk_spit(path, csv);
     free(csv);
     snprintf(want, sizeof want, "%s lacks the column \"%s\"", name, col);
     assert_int_equal(fs_hotspots_print(dir, 10, stdout, err, sizeof err), -1);
@@ -357,25 +333,12 @@ static void malformed(void **state)
 
 int main(int argc, char **argv)
 {
-    /* build/tests/test_hotspots -> build/ */
-    char self[1024];
-    snprintf(self, sizeof self, "%s", argv[0]);
-    snprintf(tmp, sizeof tmp, "%s/../test-hotspots-XXXXXX", dirname(self));
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
+    if (tk_scratch(argv[0], "test-hotspots", tmp, sizeof tmp))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_diff),        cmocka_unit_test(marks_changed_lines), cmocka_unit_test(source_changed),
         cmocka_unit_test(costs),            cmocka_unit_test(hotspots_command),    cmocka_unit_test(without_hotspots),
         cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed) {
-        char cmd[600];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-        if (system(cmd))
-            fprintf(stderr, "could not remove %s\n", tmp);
-    }
-    return failed;
+    return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

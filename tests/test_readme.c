@@ -10,32 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libgen.h>
 #include <unistd.h>
 #include "report.h"
 #include "variant.h"
+#include "testkit.h"
 
 #ifndef REFERENCE_RUN
 #error "REFERENCE_RUN (the Makefile's) names the run the README shows"
 #endif
 
 static char tmp[512];   /* scratch folder under the build folder */
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n)
-        n = 0;
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 /* The lines between "<!-- name:begin -->" and "<!-- name:end -->", or NULL. */
 static char *between(const char *text, const char *name)
@@ -60,7 +44,7 @@ static char *between(const char *text, const char *name)
 
 static void readme_tables_current(void **state)
 {
-    char *readme = slurp("README.md");
+    char *readme = tk_slurp("README.md", NULL);
     if (!readme)
         fail_msg("no README.md (run from the repository root)");
     char *gen = NULL, err[512] = "";
@@ -135,25 +119,12 @@ static void readme_without_seed_config(void **state)
 
 int main(int argc, char **argv)
 {
-    /* build/tests/test_readme -> build/ */
-    char self[1024];
-    snprintf(self, sizeof self, "%s", argv[0]);
-    snprintf(tmp, sizeof tmp, "%s/../test-readme-XXXXXX", dirname(self));
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
+    if (tk_scratch(argv[0], "test-readme", tmp, sizeof tmp))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(readme_tables_current),
         cmocka_unit_test(readme_tables_complete),
         cmocka_unit_test(readme_without_seed_config),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed) {
-        char cmd[600];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-        if (system(cmd))
-            fprintf(stderr, "could not remove %s\n", tmp);
-    }
-    return failed;
+    return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -8,7 +8,6 @@
 #include <cmocka.h>
 
 #include <dirent.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,36 +18,11 @@
 #include "report.h"
 #include "table.h"
 #include "variant.h"
+#include "testkit.h"
 
 #define FIXTURE "tests/fixtures/run"
 
 static char tmp[512];   /* this run's scratch folder under the build folder */
-
-static char *slurp(const char *path, long *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n)
-        n = 0;
-    s[n] = '\0';
-    fclose(f);
-    if (size)
-        *size = n;
-    return s;
-}
-
-static void spit(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 /* Unescaped '|' in a line. */
 static int bars(const char *line, const char *end)
@@ -110,14 +84,14 @@ static void check_png_svg(const char *dir, const char *name)
     char path[1200];
     long n;
     snprintf(path, sizeof path, "%s/%s.png", dir, name);
-    char *png = slurp(path, &n);
+    char *png = tk_slurp(path, &n);
     if (!png)
         fail_msg("%s was not rendered", path);
     if (n < 4000 || memcmp(png, "\x89PNG\r\n\x1a\n", 8))
         fail_msg("%s is not a PNG of substance (%ld bytes)", path, n);
     free(png);
     snprintf(path, sizeof path, "%s/%s.svg", dir, name);
-    char *svg = slurp(path, &n);
+    char *svg = tk_slurp(path, &n);
     if (!svg)
         fail_msg("%s was not rendered", path);
     if (n < 2000 || !strstr(svg, "<svg") || !strstr(svg, "</svg>"))
@@ -126,20 +100,6 @@ static void check_png_svg(const char *dir, const char *name)
 }
 
 static int have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
-
-/* A run's chart data and render.sh, written as on a machine without gnuplot:
- * for tests that read the data only (drawing is two gnuplot processes a
- * chart, most of this program's time). */
-static void plots_data(const char *run, const char *dir)
-{
-    char err[512] = "", *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
-    setenv("PATH", "/nonexistent", 1);
-    int rc = fs_plots_write(run, dir, err, sizeof err);
-    setenv("PATH", saved, 1);
-    free(saved);
-    if (rc != 1)
-        fail_msg("plots of %s without gnuplot: %d %s", run, rc, err);
-}
 
 /* Cell k (1-based) of a markdown row, trimmed, into buf. */
 static const char *md_cell(const char *line, int k, char *buf, size_t len)
@@ -217,7 +177,7 @@ static void check_report(const char *run, const char *out)
     char err[512] = "", path[1200];
     if (fs_report_write(run, out, err, sizeof err))
         fail_msg("report of %s: %s", run, err);
-    char *md = slurp(out, NULL);
+    char *md = tk_slurp(out, NULL);
     assert_non_null(md);
     assert_true(check_tables(md, out) >= 6);
     static const char *const sections[] = {"## Device", "## Configurations", "## Analytic model", "## Summary",
@@ -285,7 +245,7 @@ static void fixture_report(void **state)
     char out[1200];
     snprintf(out, sizeof out, "%s/fixture.md", tmp);
     check_report(FIXTURE, out);
-    char *md = slurp(out, NULL);
+    char *md = tk_slurp(out, NULL);
     /* The skipped variant with its reason, the sweep, the seed's figures, the
      * instruction mix of sm_90 only, and document 000's 528 MiB as a sum. */
     assert_non_null(strstr(md, "| 05 fp32_state | B=2 N=1024"));
@@ -316,7 +276,7 @@ static void fixture_compare(void **state)
     snprintf(out, sizeof out, "%s/compare.md", tmp);
     if (fs_compare_write(FIXTURE, FIXTURE, out, err, sizeof err))
         fail_msg("%s", err);
-    char *md = slurp(out, NULL);
+    char *md = tk_slurp(out, NULL);
     assert_true(check_tables(md, out) == 2);
     assert_non_null(strstr(md, "| 03 causal_skip | B=2 N=1024"));
     assert_non_null(strstr(md, "| 1.000 |"));
@@ -349,7 +309,7 @@ static void without_metrics(void **state)
 
     snprintf(path, sizeof path, "%s/report.md", dir);
     assert_int_equal(fs_report_write(dir, path, err, sizeof err), 0);
-    char *md = slurp(path, NULL);
+    char *md = tk_slurp(path, NULL);
     check_tables(md, path);
     /* Once under each of the two summaries, naming the variants. */
     int notes = 0;
@@ -364,7 +324,7 @@ static void without_metrics(void **state)
     int rc = fs_plots_write(dir, plots, err, sizeof err);
     assert_true(rc >= 0);
     snprintf(path, sizeof path, "%s/render.sh", plots);
-    char *sh = slurp(path, NULL);
+    char *sh = tk_slurp(path, NULL);
     assert_non_null(sh);
     static const char *const drawn[] = {"time.gp", "waterfall.gp", "occupancy.gp", "seed.gp", "sweep_time.gp", NULL};
     static const char *const skipped[] = {"bytes.gp", "l2hit.gp", "inst.gp", "roofline.gp", NULL};
@@ -388,7 +348,7 @@ static void sass_instance(void **state)
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp %s/device.csv %s/results.csv '%s/'", dir, FIXTURE, FIXTURE, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/sass.txt", dir);
-    spit(path, "\tcode for sm_90\n"
+    tk_spit(path, "\tcode for sm_90\n"
                "\t\tFunction : _Z14fs03_attentionILi128ELi128EEv10fs_problem\n"
                "        /*0000*/                   FFMA R1, R2, R3, R4 ;\n"
                "        /*0010*/                   FFMA R1, R2, R3, R4 ;\n"
@@ -400,7 +360,7 @@ static void sass_instance(void **state)
                "\t\t..........\n");
     snprintf(path, sizeof path, "%s/report.md", dir);
     assert_int_equal(fs_report_write(dir, path, err, sizeof err), 0);
-    char *md = slurp(path, NULL);
+    char *md = tk_slurp(path, NULL);
     char *mix = table_after(md, "## Static instruction mix (sm_90)");
     assert_non_null(mix);
     /* variant, kernels, MMA, FFMA, ..., total */
@@ -420,7 +380,7 @@ static void bad_run(const char *name, const char *results, const char *expect)
     assert_int_equal(system(cmd), 0);
     if (results) {
         snprintf(path, sizeof path, "%s/results.csv", dir);
-        spit(path, results);
+        tk_spit(path, results);
     }
     snprintf(path, sizeof path, "%s/report.md", dir);
     assert_int_equal(fs_report_write(dir, path, err, sizeof err), -1);
@@ -438,7 +398,7 @@ static void bad_input(void **state)
     char path[1200];
     snprintf(path, sizeof path, "%s/results.csv", FIXTURE);
     long n;
-    char *good = slurp(path, &n);
+    char *good = tk_slurp(path, &n);
     assert_non_null(good);
 
     bad_run("missing", NULL, "results.csv");
@@ -523,7 +483,7 @@ static void peers_in_a_run(void **state)
     snprintf(plots, sizeof plots, "%s/peers/plots", tmp);
     write_peer_run(dir);
     check_report(dir, md_path);
-    char *md = slurp(md_path, NULL);
+    char *md = tk_slurp(md_path, NULL);
     assert_non_null(strstr(md, "## Against the peers"));
     assert_non_null(strstr(md, "### 04 two_stage against cublas (peer)"));
     assert_non_null(strstr(md, "The best step takes 2.00x the peer's time (the peer is faster)."));
@@ -533,17 +493,17 @@ static void peers_in_a_run(void **state)
     assert_null(strstr(summary, "cublas"));
     free(summary);
     free(md);
-    plots_data(dir, plots);
+    tk_plots_data(dir, plots);
     char path[800];
     snprintf(path, sizeof path, "%s/sweep_peers.dat", plots);
-    char *dat = slurp(path, NULL);
+    char *dat = tk_slurp(path, NULL);
     assert_non_null(dat);
     assert_non_null(strstr(dat, "\"fastest step\" \"cublas (peer)\""));
     free(dat);
     /* A run compared with itself: the peer's row matches the peer's alone. */
     snprintf(path, sizeof path, "%s/compare.md", tmp);
     assert_int_equal(fs_compare_write(dir, dir, path, err, sizeof err), 0);
-    char *cmp = slurp(path, NULL);
+    char *cmp = tk_slurp(path, NULL);
     assert_null(strstr(cmp, "only in"));
     assert_non_null(strstr(cmp, "| cublas (peer) |"));
     free(cmp);
@@ -609,7 +569,7 @@ static void reference_runs(void **state)
         /* Every chart its data allows: render.sh lists them. */
         snprintf(out, sizeof out, "%s/ref-%s", tmp, e->d_name);
         static const char *const none[] = {NULL};
-        plots_data(run, out);
+        tk_plots_data(run, out);
         if (strcmp(run, REFERENCE_RUN))
             continue;
         /* The reference run without its views, drawn. */
@@ -621,7 +581,7 @@ static void reference_runs(void **state)
         snprintf(out, sizeof out, "%s/ref-drawn/plots", tmp);
         check_plots(path, out, none);
         snprintf(path, sizeof path, "%s/render.sh", out);
-        char *sh = slurp(path, NULL);
+        char *sh = tk_slurp(path, NULL);
         for (char *s = sh; (s = strstr(s, "\nmv ")); s++) {
             char from[256], to[256];
             size_t n;
@@ -722,7 +682,7 @@ static void reference_answers(void **state)
     snprintf(out, sizeof out, "%s/answers.md", tmp);
     if (fs_report_write(run, out, err, sizeof err))
         fail_msg("%s", err);
-    char *md = slurp(out, NULL);
+    char *md = tk_slurp(out, NULL);
     const char *ans = strstr(md, "## Reading the counters");
     assert_non_null(ans);
     static const char *const names[] = {"dram_read_bytes", "dram_write_bytes", "l2_write_sectors",
@@ -759,7 +719,7 @@ static void reference_inside(void **state)
     snprintf(out, sizeof out, "%s/inside.md", tmp);
     if (fs_report_write(run, out, err, sizeof err))
         fail_msg("%s", err);
-    char *md = slurp(out, NULL);
+    char *md = tk_slurp(out, NULL);
     static const struct {
         int step;
         const char *says;
@@ -798,7 +758,7 @@ static void expectations_by_head_dim(void **state)
         snprintf(out, sizeof out, "%s/expect-%zu.md", tmp, i);
         if (fs_report_write(want[i].run, out, err, sizeof err))
             fail_msg("%s", err);
-        char *md = slurp(out, NULL);
+        char *md = tk_slurp(out, NULL);
         const char *sec = strstr(md, "### Step 17:"), *end = sec ? strstr(sec, "- Against:") : NULL;
         assert_non_null(end);
         const char *hit = strstr(sec, want[i].says), *bad = strstr(sec, want[i].not);
@@ -848,7 +808,7 @@ static void plots_unshowable(void **state)
         if (rc < 0)
             fail_msg("scene %d: %s", scene, err);
         snprintf(path, sizeof path, "%s/plots/render.sh", dir);
-        char *sh = slurp(path, NULL);
+        char *sh = tk_slurp(path, NULL);
         assert_non_null(sh);
         static const char *const gone[2][4] = {{"time.gp", "roofline.gp", "waterfall.gp", "bytes.gp"},
                                                {"time.gp", "roofline.gp", "waterfall.gp", "seed.gp"}};
@@ -866,28 +826,22 @@ static void reference_charts(void **state)
     const char *run = REFERENCE_RUN;
     char dir[700], path[800];
     snprintf(dir, sizeof dir, "%s/ref-charts", tmp);
-    plots_data(run, dir);
+    tk_plots_data(run, dir);
     snprintf(path, sizeof path, "%s/waterfall.dat", dir);
-    char *w = slurp(path, NULL);
+    char *w = tk_slurp(path, NULL);
     assert_non_null(w);
     assert_non_null(strstr(w, "\n18 \"final: 17 d64_tiles\" 0 26.8 "));
     free(w);
     snprintf(path, sizeof path, "%s/render.sh", dir);
-    char *sh = slurp(path, NULL);
+    char *sh = tk_slurp(path, NULL);
     assert_non_null(strstr(sh, "zeros='DRAM writes (MB) of 02 03 04 05 06 07 09 10 12 13 14 15 16 17'"));
     free(sh);
 }
 
 int main(int argc, char **argv)
 {
-    /* build/tests/test_report -> build/ */
-    char self[1024];
-    snprintf(self, sizeof self, "%s", argv[0]);
-    snprintf(tmp, sizeof tmp, "%s/../test-report-XXXXXX", dirname(self));
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
+    if (tk_scratch(argv[0], "test-report", tmp, sizeof tmp))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixture_report), cmocka_unit_test(fixture_plots), cmocka_unit_test(fixture_compare),
         cmocka_unit_test(without_metrics), cmocka_unit_test(bad_input),     cmocka_unit_test(latest_run),
@@ -896,12 +850,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
         cmocka_unit_test(expectations_by_head_dim),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed) {
-        char cmd[1200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-        if (system(cmd))
-            fprintf(stderr, "could not remove %s\n", tmp);
-    }
-    return failed;
+    return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

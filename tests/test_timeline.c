@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,26 +16,11 @@
 #include <unistd.h>
 #include "inside.h"
 #include "metrics.h"
+#include "testkit.h"
 
 #define FIXTURE "tests/fixtures/run"
 
 static char tmp[512];   /* this run's scratch folder under the build folder */
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n)
-        n = 0;
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 /* A timeline of n samples of 1 µs from t = -1 (sm: sm_active_pct), its
  * launch computed. */
@@ -110,15 +94,10 @@ static void copy_fixture(const char *dir, int timeline)
 /* The charts' data and render.sh of run, written as without gnuplot. */
 static char *plots_data(const char *run, const char *dir)
 {
-    char err[512] = "", path[1200], *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
-    setenv("PATH", "/nonexistent", 1);
-    int rc = fs_plots_write(run, dir, err, sizeof err);
-    setenv("PATH", saved, 1);
-    free(saved);
-    if (rc != 1)
-        fail_msg("plots of %s without gnuplot: %d %s", run, rc, err);
+    char path[1200];
+    tk_plots_data(run, dir);
     snprintf(path, sizeof path, "%s/render.sh", dir);
-    return slurp(path);
+    return tk_slurp(path, NULL);
 }
 
 static int exists(const char *dir, const char *name)
@@ -156,7 +135,7 @@ static void fixture_charts(void **state)
     /* 03 at N=1024: the idle sample at each side, 28 busy ones of 5 µs;
      * x at each sample's middle, DRAM in TB/s. */
     snprintf(path, sizeof path, "%s/timeline_03.dat", dir);
-    char *dat = slurp(path);
+    char *dat = tk_slurp(path, NULL);
     assert_non_null(dat);
     assert_int_equal(strncmp(dat, "# t_us (middle of the sample", 28), 0);
     int lines = 0;
@@ -169,7 +148,7 @@ static void fixture_charts(void **state)
     free(dat);
     /* The step's chart: 02's 51 samples, then 03's. */
     snprintf(path, sizeof path, "%s/timeline_step_03.dat", dir);
-    dat = slurp(path);
+    dat = tk_slurp(path, NULL);
     assert_non_null(dat);
     assert_non_null(strstr(dat, "\n 247.5 0 0 0 0 0 0\n\n\n -2.5 0 0 0 0 0 0\n 2.5 15 42.1"));
     free(dat);
@@ -264,24 +243,11 @@ static void without_timeline(void **state)
 
 int main(int argc, char **argv)
 {
-    /* build/tests/test_timeline -> build/ */
-    char self[1024];
-    snprintf(self, sizeof self, "%s", argv[0]);
-    snprintf(tmp, sizeof tmp, "%s/../test-timeline-XXXXXX", dirname(self));
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
+    if (tk_scratch(argv[0], "test-timeline", tmp, sizeof tmp))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tail_by_hand),     cmocka_unit_test(columns_collected), cmocka_unit_test(fixture_charts),
         cmocka_unit_test(fixture_text),     cmocka_unit_test(without_timeline),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (!failed) {
-        char cmd[1200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-        if (system(cmd))
-            fprintf(stderr, "could not remove %s\n", tmp);
-    }
-    return failed;
+    return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

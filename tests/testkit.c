@@ -1,0 +1,72 @@
+/* tests/testkit.h: helpers of the host tests. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "testkit.h"
+
+char *tk_slurp(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc(n + 1);
+    if (fread(s, 1, n, f) != (size_t)n)
+        n = 0;
+    s[n] = '\0';
+    fclose(f);
+    if (size)
+        *size = n;
+    return s;
+}
+
+void tk_spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+int tk_scratch(const char *argv0, const char *name, char *tmp, size_t len)
+{
+    char self[1024];
+    snprintf(self, sizeof self, "%s", argv0);
+    snprintf(tmp, len, "%s/../%s-XXXXXX", dirname(self), name);
+    if (!mkdtemp(tmp)) {
+        perror("mkdtemp");
+        return -1;
+    }
+    return 0;
+}
+
+int tk_done(const char *tmp, int failed)
+{
+    if (!failed) {
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+        if (system(cmd))
+            fprintf(stderr, "could not remove %s\n", tmp);
+    }
+    return failed;
+}
+
+void tk_plots_data(const char *run, const char *dir)
+{
+    char err[512] = "", *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
+    setenv("PATH", "/nonexistent", 1);
+    int rc = fs_plots_write(run, dir, err, sizeof err);
+    setenv("PATH", saved, 1);
+    free(saved);
+    if (rc != 1)
+        fail_msg("plots of %s without gnuplot: %d %s", run, rc, err);
+}

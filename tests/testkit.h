@@ -1,0 +1,25 @@
+/* What the host tests that read and write files share: a file's text, a
+ * scratch folder under the build folder, and a run's chart data as on a
+ * machine without gnuplot. Linked into every tests/test_*. */
+#ifndef FS_TESTKIT_H
+#define FS_TESTKIT_H
+
+/* path's bytes with a '\0' after them (malloc'd), their count in *size when
+ * size is not NULL; NULL when path cannot be opened. */
+char *tk_slurp(const char *path, long *size);
+/* Writes text to path; the test fails when it cannot. */
+void tk_spit(const char *path, const char *text);
+
+/* A new folder build/<name>-XXXXXX beside the test's executable (argv0),
+ * into tmp (len bytes). Returns 0, or -1 after saying why. */
+int tk_scratch(const char *argv0, const char *name, char *tmp, size_t len);
+/* Removes tmp when nothing failed (kept for a look otherwise); returns
+ * failed, the test's exit status. */
+int tk_done(const char *tmp, int failed);
+
+/* The charts' data and render.sh of run in dir, written as on a machine
+ * without gnuplot (PATH emptied for the call): for tests that read the data
+ * only, drawing being two gnuplot processes a chart. */
+void tk_plots_data(const char *run, const char *dir);
+
+#endif
