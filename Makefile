@@ -136,8 +136,10 @@ endif
 $(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
 	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@
 
-# The host tests share tests/testkit.c (files, scratch folders, chart data).
-$(BUILD)/tests/%: tests/%.c tests/testkit.c $(LIB_OBJ)
+# The host tests share tests/testkit.c (files, scratch folders, chart data),
+# compiled once and kept (not an intermediate file make would delete).
+.SECONDARY: $(BUILD)/tests/testkit.o
+$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testkit.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
 
