@@ -5,7 +5,7 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu faults run inside-16k wall trace sass-cost tiles sweep hopper
-#          hopper-d64 torch cudnn919 sanitize sanitize-new sanitize-last initcheck crosscheck
+#          hopper-d64 mma-sync torch cudnn919 sanitize sanitize-new sanitize-last initcheck crosscheck
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -38,7 +38,7 @@ torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.joi
 
 hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" \
                    --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64"; }
-# The chain's last step alone under the four sanitizers.
+# The chain's last step (or the VARIANTS given) under the four sanitizers.
 last_step() { "$fs" list --ids | grep -E '^[0-9]+$' | tail -1; }
 
 step() { # name, limit in seconds, command...
@@ -70,10 +70,14 @@ for s in $steps; do
                 step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
                 hopper_d64 ;;
     hopper-d64) hopper_d64 ;;
+    # The mma.sync steps non-causal at both block shapes (the Hopper sweep's
+    # non-causal run takes 128 x 128 alone, where they spill registers).
+    mma-sync)   step mma-sync 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --no-causal \
+                    --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync-full" ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
-    sanitize-last) step sanitize 240 env VARIANTS="$(last_step)" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_step)}" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     initcheck)  step initcheck 240 env TOOLS=initcheck VARIANTS="$(hopper | sed 's/,cudnn$//')" \
                     bash scripts/sanitize.sh "$fs" "results/$stamp-initcheck" ;;

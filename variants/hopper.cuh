@@ -70,16 +70,24 @@ __device__ __forceinline__ void fs_warp_pv_sw(float acc[D / 8][4], const float s
     }
 }
 
-/* cp.async of a ROWS x D tile into the swizzled layout by `nthreads` threads;
- * rows past `rows` are zero-filled (as fs_load_tile_async). */
-template <int ROWS, int D>
-__device__ __forceinline__ void fs_load_tile_async_sw(half *dst, const half *src, int rows, int tid, int nthreads)
+/* cp.async of a ROWS x D tile into the swizzled layout by NTHREADS threads,
+ * 16 bytes each a pass; rows past `rows` are zero-filled (as
+ * fs_load_tile_async). NTHREADS is a multiple of 8 rows' chunks, so a thread
+ * keeps its column and its row modulo 8 from pass to pass: its chunk's
+ * swizzled place moves by a constant, and no pass works out an address. */
+template <int ROWS, int D, int NTHREADS>
+__device__ __forceinline__ void fs_load_tile_async_sw(half *dst, const half *src, int rows, int tid)
 {
-    for (int c = tid; c < ROWS * D / 8; c += nthreads) {
-        const int r = c / (D / 8), d = c % (D / 8) * 8;
-        const bool in = r < rows;
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(fs_smem_addr(dst + fs_sw<ROWS>(r, d))),
-                     "l"(in ? src + (size_t)r * D + d : src), "r"(in ? 16 : 0));
+    static_assert(NTHREADS % (D / 8 * 8) == 0, "a pass must cover whole groups of 8 rows");
+    constexpr int STEP = NTHREADS / (D / 8); /* rows a pass */
+    const int r = tid / (D / 8), d = tid % (D / 8) * 8;
+    const uint32_t s = fs_smem_addr(dst + fs_sw<ROWS>(r, d));
+    const half *g = src + (size_t)r * D + d;
+#pragma unroll
+    for (int i = 0; i < ROWS / STEP; i++) {
+        const bool in = r + i * STEP < rows;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s + i * STEP * 64 * (int)sizeof(half)),
+                     "l"(in ? g + i * STEP * D : src), "r"(in ? 16 : 0));
     }
 }
 
