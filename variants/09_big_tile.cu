@@ -8,14 +8,14 @@
  *   buffers instead of two. Tiles are stored in the 128-byte swizzled layout
  *   of variants/hopper.cuh instead of rows padded by 16 bytes: no padding
  *   bytes, and the same layout the copy engine (10) and wgmma (11, 12) use.
- *   Four producer warps, one per scheduler, share the cp.async; one polls
- *   for a buffer, three wait at a named barrier, addresses step by constants.
+ *   Four producer warps, one per scheduler, share the cp.async; one thread
+ *   polls for a buffer, 127 wait at a named barrier; addresses step by constants.
  * Why: FlashAttention-3's first lever (section 3): larger tiles. Each K/V
  *   tile brought into shared memory now serves 128 query rows instead of 32,
  *   so the L2 -> shared traffic per FLOP falls fourfold, and one block per SM
  *   keeps the ring full with fewer, longer blocks; a third buffer lets the
- *   producers run two blocks ahead. A 128 x 64 block is 2048 cp.async of 16
- *   bytes: 64 per lane from one warp, whose queue to the memory pipe holds
+ *   producers run two blocks ahead. A 128 x 64 block at D = 128 is 2048 cp.async
+ *   of 16 bytes: 64 per lane from one warp, whose queue to the memory pipe holds
  *   them back (lg_throttle) while eight consumer warps wait; producers that
  *   poll or work out addresses take issue slots from the consumers.
  * Expect: L2 read sectors (l2_read_sectors) -50% or more against 08 at tile
@@ -47,7 +47,7 @@ __host__ __device__ constexpr size_t smem_bytes()
 }
 
 /* One key block kb from ring buffer s = kb % STAGES: wait until the
- * producer's copies into it have landed (phase kb / STAGES of loaded[s]),
+ * producers' copies into it have landed (phase kb / STAGES of loaded[s]),
  * S = Q K^T, online softmax, O += P V, then hand the buffer back (consumed[s])
  * unless no later block will reuse it. MASKED decides at compile time whether
  * the causal and end-of-sequence mask exists. */
@@ -110,8 +110,8 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs09_attentio
 {
     extern __shared__ unsigned char smem_raw[];
     half *sQ = (half *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
-    /* loaded[s]: the producer's 32 lanes, once their copies into buffer s have
-     * landed; consumed[s]: every consumer thread, after its last read of it. */
+    /* loaded[s]: the producers' 128 threads, once their copies into buffer s
+     * have landed; consumed[s]: every consumer thread, after its last read. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     if (threadIdx.x == 0)
@@ -222,7 +222,8 @@ extern "C" const fs_variant fs_variant_09 = {
     .expect = "L2 reads -50% or more; no shared-memory bank conflicts; time near PyTorch's FlashAttention-2",
     .expects = {{"l2_read_sectors", -100, -50}},
     .deviation = "time at or below PyTorch's FlashAttention-2 at N = 1024 and 4096 causal, above it at N = 16384 "
-                  "and non-causal (0.93x to 0.99x its TFLOP/s, the Hopper sweep): the producers' cp.async still take "
+                  "and non-causal (0.93x to 0.99x its TFLOP/s at 128 x 64, the Hopper and mma-sync sweeps; at "
+                  "128 x 128 the 168-register cap spills): the producers' cp.async still take "
                   "issue and memory-pipe slots from the consumers, which 10's TMA frees; at N = 1024 the SM load "
                   "imbalance (sm_active_cycles_max_cycles over sm_active_cycles_avg_cycles) rises, since 256 blocks of "
                   "128 rows, one per SM, leave the causal tail less balanced (16 mends it); bank conflicts "

@@ -78,7 +78,7 @@ __device__ __forceinline__ void fs_warp_pv_sw(float acc[D / 8][4], const float s
 template <int ROWS, int D, int NTHREADS>
 __device__ __forceinline__ void fs_load_tile_async_sw(half *dst, const half *src, int rows, int tid)
 {
-    static_assert(NTHREADS % (D / 8 * 8) == 0, "a pass must cover whole groups of 8 rows");
+    static_assert(NTHREADS % (D / 8 * 8) == 0 && ROWS % (NTHREADS / (D / 8)) == 0, "whole 8-row groups a pass");
     constexpr int STEP = NTHREADS / (D / 8); /* rows a pass */
     const int r = tid / (D / 8), d = tid % (D / 8) * 8;
     const uint32_t s = fs_smem_addr(dst + fs_sw<ROWS>(r, d));
