@@ -83,7 +83,7 @@ int fs_cupti_fail(CUptiResult r, const char *call, const char *file, int line, c
 
 /* The runtime's primary context, with cuCtxGetCurrent reached through the
  * runtime so that libcuda is not a link-time dependency. */
-int fs_cupti_context(CUcontext *ctx, char *why, size_t len)
+static int cupti_context(CUcontext *ctx, char *why, size_t len)
 {
     cudaError_t e = cudaFree(0);
     if (e != cudaSuccess)
@@ -297,7 +297,7 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     }
     if (p->count < 1)
         return fs_fail(why, len, "no metrics to profile");
-    if (fs_cupti_context(&p->ctx, why, len) != 0)
+    if (cupti_context(&p->ctx, why, len) != 0)
         return -1;
     fs_trace("profiler open: CUDA context", &mark);
     int device;

@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <cupti_result.h>
 
-#include <cuda.h> /* types only */
-
 /* Writes that sentence to why and returns -1. */
 int fs_cupti_fail(CUptiResult r, const char *call, const char *file, int line, char *why, size_t len);
 
@@ -19,9 +17,6 @@ int fs_cupti_fail(CUptiResult r, const char *call, const char *file, int line, c
         if (fs_r_ != CUPTI_SUCCESS)                                                     \
             return fs_cupti_fail(fs_r_, #call, __FILE__, __LINE__, why, whylen);        \
     } while (0)
-
-/* The runtime's primary context, created if need be. 0, or -1 with why. */
-int fs_cupti_context(CUcontext *ctx, char *why, size_t len);
 
 /* CUPTI's profiler interface, shared by the Range Profiler and PM sampling:
  * initialized by the first user, torn down after the last. */

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fail.h"
+#include "sampling.h"
 
 #define HOT_TOP 5         /* lines of each step in the report */
-#define STALLS 3          /* stall reasons hotspots.csv gives a line */
 #define WAIT_TOP 3        /* reasons of each step in the sentence over all samples */
 #define MAX_REASONS 64
 #define MOVED_TOP 3       /* lines in the sentence on the lines that moved most */
@@ -104,17 +104,12 @@ static char **split(char *text, int n)
 static int src_read(src_file *s, const char *rel, int number)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(fsr_data(rel, s->path, sizeof s->path), "rb");
-    if (!f)
+    size_t size;
+    char err[512];
+    s->text = fs_read_file(fsr_data(rel, s->path, sizeof s->path), FS_RESULTS_MAX_BYTES, 1, &size, err, sizeof err);
+    if (!s->text)
         return -1;
-    long size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
-    int ok = size >= 0 && !fseek(f, 0, SEEK_SET) && (s->text = malloc((size_t)size + 1)) &&
-             fread(s->text, 1, (size_t)size, f) == (size_t)size;
-    fclose(f);
-    if (!ok)
-        return -1;
-    s->text[size] = '\0';
-    for (long i = 0; i < size; i++)
+    for (size_t i = 0; i < size; i++)
         s->n += s->text[i] == '\n';
     s->n += size && s->text[size - 1] != '\n';
     s->cmp = strdup(s->text);
@@ -175,7 +170,7 @@ static const char *where(const fs_table *t, int j, char *buf, size_t len)
     return buf;
 }
 
-/* The name and the share of stall reason k (1..STALLS) of row j; NULL when
+/* The name and the share of stall reason k (1..FS_HOT_STALLS) of row j; NULL when
  * the line has fewer reasons. */
 static const char *stall(const fs_table *t, int j, int k, double *pct)
 {
@@ -192,7 +187,7 @@ static const char *stall_list(const fs_table *t, int j, char *buf, size_t len)
 {
     size_t o = 0;
     buf[0] = '\0';
-    for (int k = 1; k <= STALLS && o < len; k++) {
+    for (int k = 1; k <= FS_HOT_STALLS && o < len; k++) {
         double pct;
         char v[32];
         const char *s = stall(t, j, k, &pct);
@@ -284,12 +279,12 @@ typedef struct {
     double n[2];          /* samples of either step */
 } reason;
 
-/* The samples of each stall reason over step k's lines (each line's STALLS
- * largest reasons) into rs[0 .. nr); returns the new nr. */
+/* The samples of each stall reason over step k's lines (each line's
+ * FS_HOT_STALLS largest reasons) into rs[0 .. nr); returns the new nr. */
 static int add_stalls(const fs_table *t, const hot_lines *h, int k, reason *rs, int nr)
 {
     for (int i = 0; i < h->n; i++)
-        for (int q = 1; q <= STALLS; q++) {
+        for (int q = 1; q <= FS_HOT_STALLS; q++) {
             double pct, x;
             const char *s = stall(t, h->hot[i], q, &pct);
             if (!s || isnan(x = fs_table_num(t, h->hot[i], "samples") * pct / 100))
@@ -331,9 +326,10 @@ static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][
         }
     }
     if (both)
-        fprintf(f, "Stall reasons over all samples (each line's %d largest), %s → %s:", STALLS, lab[0], lab[1]);
+        fprintf(f, "Stall reasons over all samples (each line's %d largest), %s → %s:", FS_HOT_STALLS, lab[0],
+                lab[1]);
     else
-        fprintf(f, "Stall reasons over all samples of %s (each line's %d largest):", lab[one], STALLS);
+        fprintf(f, "Stall reasons over all samples of %s (each line's %d largest):", lab[one], FS_HOT_STALLS);
     for (int said = 0;; said++) {
         int best = -1;
         for (int i = 0; i < nr; i++)
@@ -544,12 +540,10 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
 /* ---- the report: what the views cost ---- */
 
 /* The results row of row j of an inside view's table; -1 if none. */
-static int result_row(const fsr_run *r, const fs_table *t, int j)
+static int result_row(const fsr_run *r, const fsr_config *c, const char *variant)
 {
-    fsr_config c;
-    fsr_row_config(t, j, &c);
-    int cfg = fsr_find_config(r, &c);
-    return cfg < 0 ? -1 : fsr_find_id(r, cfg, fs_table_get(t, j, "variant"));
+    int cfg = fsr_find_config(r, c);
+    return cfg < 0 ? -1 : fsr_find_id(r, cfg, variant);
 }
 
 /* The views and the unit of their setting. */
@@ -572,12 +566,12 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
     double total = 0, by[NVIEWS] = {0};
     int nby[NVIEWS] = {0};
     for (int j = 0; j < t->nrows; j++) {
-        const int row = result_row(r, t, j);
+        fsr_config c;
+        fsr_row_config(t, j, &c);
+        const int row = result_row(r, &c, fs_table_get(t, j, "variant"));
         const double cost = fs_table_num(t, j, "cost_s");
         const char *view = fs_table_get(t, j, "view"), *unit = "";
         char lab[96], cl[160], a[32], b[32], note[1024];
-        fsr_config c;
-        fsr_row_config(t, j, &c);
         fsr_config_label(&c, cl, sizeof cl);
         if (row >= 0)
             fsr_variant_label(r, row, lab, sizeof lab);
