@@ -34,7 +34,7 @@ RUN_ARGS ?=
 PREFIX ?= /usr/local
 # The checked-in run whose steps README.md shows (make readme; the test of the
 # README's tables).
-REFERENCE_RUN := results/20261201-1430-h200
+REFERENCE_RUN := results/20261201-1800-h200
 
 # make test builds for one architecture: ARCHS when given, else the GPU's
 # here, else compute capability 9.0 (the H200's) as PTX alone. Every variant

@@ -38,8 +38,9 @@ torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.joi
 
 hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" \
                    --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64"; }
-# The chain's last step (or the VARIANTS given) under the four sanitizers.
-last_step() { "$fs" list --ids | grep -E '^[0-9]+$' | tail -1; }
+# The chain's last N steps; the last one (or the VARIANTS given) goes under
+# the four sanitizers.
+last_steps() { "$fs" list --ids | grep -E '^[0-9]+$' | tail -"$1" | paste -sd, ; }
 
 step() { # name, limit in seconds, command...
     local name=$1 limit=$2; shift 2
@@ -59,9 +60,9 @@ for s in $steps; do
     # The reference run: the study and the views inside every kernel (hot
     # lines, timelines), with where each phase's time went.
     run)        step run 150 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --hotspots --timeline --out "results/$stamp-$gpu" ;;
-    # The views inside at 16k causal, where 16 trails cuDNN most at D = 128:
+    # The views inside at 16k causal, the shape of the first cuDNN target:
     # the last two steps beside the cuDNN peer.
-    inside-16k) step inside-16k 120 "$fs" run --seq 16384 --tile 128x128 --variants 15,16,cudnn --hotspots --timeline \
+    inside-16k) step inside-16k 120 "$fs" run --seq 16384 --tile 128x128 --variants "$(last_steps 2),cudnn" --hotspots --timeline \
                     --time-budget 0.5 --out "results/$stamp-$gpu-16k-inside" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
@@ -70,14 +71,17 @@ for s in $steps; do
                 step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
                 hopper_d64 ;;
     hopper-d64) hopper_d64 ;;
-    # The mma.sync steps non-causal at both block shapes (the Hopper sweep's
-    # non-causal run takes 128 x 128 alone, where they spill registers).
-    mma-sync)   step mma-sync 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --no-causal \
+    # The mma.sync steps at both block shapes, causal and not (the Hopper
+    # sweep's non-causal run takes 128 x 128 alone, where they spill
+    # registers), for the call that measures PyTorch's backends (torch).
+    mma-sync)   step mma-sync 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 \
+                    --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync"
+                step mma-sync-full 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --no-causal \
                     --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync-full" ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
-    sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_step)}" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+    sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_steps 1)}" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     initcheck)  step initcheck 240 env TOOLS=initcheck VARIANTS="$(hopper | sed 's/,cudnn$//')" \
                     bash scripts/sanitize.sh "$fs" "results/$stamp-initcheck" ;;
@@ -88,7 +92,7 @@ for s in $steps; do
     # Six configurations under ncu cost about 8 s per variant each: the
     # crosscheck takes the variants whose L2 hit rate once left [0, 100]
     # (03-05), the log's last step, the chain's last and the cuDNN peer.
-    crosscheck) step crosscheck 300 env VARIANTS="03,04,05,08,$("$fs" list --ids | grep -E '^[0-9]+$' | tail -1),cudnn" \
+    crosscheck) step crosscheck 300 env VARIANTS="03,04,05,08,$(last_steps 1),cudnn" \
                     bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$stamp-ncu-crosscheck.md" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac

@@ -4,15 +4,15 @@
  * What changed: a block's first tile is its index; after it has issued the
  *   last K/V load of a tile, the producer takes the next tile from a counter
  *   in global memory (one atomic add) and hands its number to the consumers
- *   in shared memory beside Q. For causal, the order puts the heads in
+ *   with the tile's first K/V block, in a word beside each ring buffer. For causal, the order puts the heads in
  *   groups whose K and V together fit in L2_KV bytes, a group's tiles
  *   longest first, group after group; the last block out sets the counter
  *   back to zero for the next launch.
  * Why: 16's fixed order runs the same query block of every head at once, so
  *   at N = 16384 all 16 K/V heads (128 MB) stream through the 60 MB L2
- *   together: 27% of its L2 reads miss, against 3% for cuDNN, and the extra
- *   3 GB of DRAM reads draw power that the clock pays for (16 spends fewer
- *   SM cycles than cuDNN there and still takes longer). In a group the blocks
+ *   together: many more of its L2 reads miss than cuDNN's, and the extra
+ *   DRAM reads draw power that the clock pays for (16 can spend fewer SM
+ *   cycles than cuDNN there and still take longer). In a group the blocks
  *   running together read at most 16 MB of K and V. A fixed order that groups
  *   the heads balances badly; taking the next tile when the last one's loads
  *   are issued keeps the longest-first balance, since blocks ask in the
@@ -192,10 +192,10 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs18_atte
      * copy engine as they land; consumed[s]: every consumer thread.
      * q_loaded: the same for Q; q_free: one thread per consumer warpgroup,
      * once its 64 rows of the Q buffer (O by then) have been read out.
-     * tile_now: the number of the tile whose Q q_loaded announces, -1 at the
-     * end. */
+     * tile_at[s]: the tile whose first K/V block buffer s holds, or -1: no
+     * tile left. It travels with the block, so the ring's barriers order it. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES], q_loaded, q_free;
-    __shared__ int tile_now;
+    __shared__ int tile_at[STAGES];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
@@ -224,10 +224,10 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs18_atte
                         atomicExch(&counter[0], 0);
                         atomicExch(&counter[1], 0);
                     }
-                    if (j > 0)
-                        fs_mbar_wait(&q_free, (j - 1) % 2);
-                    tile_now = -1;
-                    fs_mbar_arrive(&q_loaded);
+                    if (it >= STAGES)
+                        fs_mbar_wait(&consumed[it % STAGES], (it / STAGES - 1) % 2);
+                    tile_at[it % STAGES] = -1;
+                    fs_mbar_arrive(&loaded[it % STAGES]);
                     break;
                 }
                 const tile x = decode<BN, D>(p, t);
@@ -237,13 +237,14 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs18_atte
                     uint64_t *bar = &loaded[it % STAGES];
                     if (it >= STAGES)
                         fs_mbar_wait(&consumed[it % STAGES], (it / STAGES - 1) % 2);
+                    if (kb == 0)
+                        tile_at[it % STAGES] = t;
                     fs_mbar_expect_tx(bar, 2 * BN * D * sizeof(half));
                     fs_tma_load_tile<BN, D>(sK, &maps.k, bar, kb * BN, kvh);
                     fs_tma_load_tile<BN, D>(sV, &maps.v, bar, kb * BN, kvh);
                     if (kb == 0) {
                         if (j > 0)
                             fs_mbar_wait(&q_free, (j - 1) % 2);
-                        tile_now = t;
                         fs_mbar_expect_tx(&q_loaded, BM * D * sizeof(half));
                         fs_tma_load_tile<BM, D>(sQ, &maps.q, &q_loaded, x.q0, x.bh);
                     }
@@ -261,13 +262,14 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs18_atte
     if (wg == WGS - 1) /* the last warpgroup lets warpgroup 0 go first */
         fs_bar_arrive(TURN, 256);
     for (int j = 0, it = 0;; j++) {
-        fs_mbar_wait(&q_loaded, j % 2);
+        fs_mbar_wait(&loaded[it % STAGES], it / STAGES % 2);
         /* From lane 0: the compiler then knows that the warp agrees, and keeps
          * the tile's counters in uniform registers, as with 17's order. */
-        const int t = __shfl_sync(0xffffffffu, tile_now, 0);
+        const int t = __shfl_sync(0xffffffffu, tile_at[it % STAGES], 0);
         if (t < 0)
             break;
         const tile x = decode<BN, D>(p, t);
+        fs_mbar_wait(&q_loaded, j % 2);
         /* This thread's rows of the warp's 16: r = 0 is row g, r = 1 row g + 8. */
         const int row = x.q0 + warp * 16 + lane / 4;
         float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
