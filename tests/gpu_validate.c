@@ -1,9 +1,10 @@
 /* Every variant of the registry, steps and peers, against the reference, over
  * the shape matrix: N = 1, 17, 100, 1000, 1024, 4096; D = 64, 128; GQA groups
  * 1, 2, 4 (two kv heads); causal and not; B = 1, 2 at block shape 32x32, and
- * B = 1, N = 17, 1000, 4096 at 64x64 and 128x128. A variant that refuses a
- * shape (plan), cannot run on this GPU (its target) or here at all (its
- * setup: a library missing) counts as skipped, with the reason. First the
+ * B = 1, N = 17, 1000, 4096 at 64x64 and 128x128; and two causal shapes of
+ * 10 and 20 heads at N = 4096 whose tiles outnumber the SMs. A variant that
+ * refuses a shape (plan), cannot run on this GPU (its target) or here at all
+ * (its setup: a library missing) counts as skipped, with the reason. First the
  * fp32 GPU reference is checked against the double CPU one, since above
  * FS_CPU_REF_MAX_MACS it is the judge.
  *
@@ -202,6 +203,15 @@ int main(void)
                             fs_problem_init(&p, batch, 2 * groups[gi], 2, n, dims[di], causal, tile, tile);
                             lost = check_shape(&p, seed++, cc, tallies) < 0;
                         }
+    /* Causal, more tiles than the H200 has SMs, and heads in several of the
+     * L2-sized groups of step 18's order, the last group smaller (D = 128:
+     * groups of 8 heads; D = 64: of 16). */
+    static const int grouped[][2] = {{10, 128}, {20, 64}}; /* heads, D */
+    for (int k = 0; k < 2 && !lost; k++) {
+        fs_problem p;
+        fs_problem_init(&p, 1, grouped[k][0], grouped[k][0], 4096, grouped[k][1], 1, 128, 128);
+        lost = check_shape(&p, seed++, cc, tallies) < 0;
+    }
     if (lost)
         printf("gpu-validate: the CUDA context is lost after that failure; the rest was not run\n");
 

@@ -4,10 +4,10 @@
  * What changed: a block's first tile is its index; after it has issued the
  *   last K/V load of a tile, the producer takes the next tile from a counter
  *   in global memory (one atomic add) and hands its number to the consumers
- *   with the tile's first K/V block, in a word beside each ring buffer. For causal, the order puts the heads in
- *   groups whose K and V together fit in L2_KV bytes, a group's tiles
- *   longest first, group after group; the last block out sets the counter
- *   back to zero for the next launch.
+ *   with the tile's first K/V block, in a word beside each ring buffer; the
+ *   last block out zeroes the counters. Causal heads go in groups whose K/V
+ *   fit in L2_KV bytes, a group's tiles longest first. No block knows its
+ *   last tile ahead, so warpgroup 0 takes the last turn after the tiles.
  * Why: 16's fixed order runs the same query block of every head at once, so
  *   at N = 16384 all 16 K/V heads (128 MB) stream through the 60 MB L2
  *   together: many more of its L2 reads miss than cuDNN's, and the extra

@@ -298,7 +298,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
         for (int kb = max(x.full, 1); kb < x.nblocks; kb++)
             attend_block<BN, D, true, false>(p, dq, dk, dv, wg, loaded, consumed, kb, it + kb, row, m, l, alpha, acc, pa);
         it += x.nblocks;
-        /* The last block's P V, then its buffer goes back. */
+        /* O to the last block's maximum, its P V, then its buffer goes back. */
         fs_wgmma_fence();
 #pragma unroll
         for (int n = 0; n < D / 8; n++)
