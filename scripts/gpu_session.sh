@@ -78,13 +78,13 @@ for s in $steps; do
                     --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync"
                 step mma-sync-full 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --no-causal \
                     --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync-full" ;;
-    # The last step and the cuDNN peer in turn, four times each, at 16k causal
-    # (D = 64 and 128), where their ratio is within the clock's spread from
-    # one launch series to the next.
-    repeat)     for i in 1 2 3 4; do for v in "$(last_steps 1)" cudnn; do
-                    step "repeat-$i-$v" 60 "$fs" sweep --seq 16384 --head-dim 64,128 --tile 128x128 --variants "$v" \
-                        --no-profile --time-budget 1 --out "results/$stamp-$gpu-repeat-$i-$v"
-                done; done ;;
+    # The last step and the cuDNN peer in turn, four runs of both, at 16k
+    # causal (D = 64 and 128), where their ratio is within the clock's spread
+    # from one launch series to the next.
+    repeat)     for i in 1 2 3 4; do
+                    step "repeat-$i" 60 "$fs" sweep --seq 16384 --head-dim 64,128 --tile 128x128 \
+                        --variants "$(last_steps 1),cudnn" --no-profile --time-budget 1 --out "results/$stamp-$gpu-repeat-$i"
+                done ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
