@@ -876,11 +876,8 @@ static void hotspots_of(study *s, entry *e)
     batch_ctx b = {s, e};
     fs_hotspots h;
     const double t0 = now_s();
-    if (!s->o->hot) {
-        flush_one(&b);
-        cudaDeviceSynchronize();
-    }
-    int rc = fs_pcsampler_collect(s->pcs, launch_one, &b, e->t.median, s->dev.sms, &h, why, sizeof why);
+    int rc = fs_pcsampler_collect(s->pcs, launch_one, s->o->hot ? NULL : flush_one, &b, e->t.median, s->dev.sms, &h,
+                                  why, sizeof why);
     const double cost = now_s() - t0;
     if (rc) {
         inside_row(s, e->row, "hotspots", "failed", cost, -1, 0, why);

@@ -31,6 +31,18 @@ static int call_and_wait(int (*run)(void *), void *ctx, char *why, size_t len)
     return rc ? fs_fail(why, len, "the sampled launch failed: its launch returned an error") : 0;
 }
 
+/* prepare(ctx), the L2 flush before a sampled call (none when NULL), run to
+ * completion: 0, or -1 with why. */
+static int prepare_call(void (*prepare)(void *), void *ctx, char *why, size_t len)
+{
+    if (!prepare)
+        return 0;
+    prepare(ctx);
+    const cudaError_t e = cudaDeviceSynchronize();
+    return e == cudaSuccess ? 0 : fs_fail(why, len, "the L2 flush before the sampled launch failed: %s",
+                                          cudaGetErrorString(e));
+}
+
 /* ---- hot lines ---- */
 
 #define PCS_BUFFER_PCS 4096      /* PCs per cuptiPCSamplingGetData */
@@ -62,9 +74,11 @@ struct fs_pcsampler {
     uint32_t *index;             /* CUPTI's index of reason i */
     char (*name)[CUPTI_STALL_REASON_STRING_SIZE];
     char **names;                /* into name[], as CUPTI's API wants them */
-    int *counted;                /* reason i counts (not a _not_issued subset) */
+    const char **counted;        /* reason i's short name, inside name[i], or
+                                    NULL: a _not_issued subset, not counted */
     CUpti_PCSamplingData data;   /* the buffer configured, CUPTI's own */
     CUpti_PCSamplingData got;    /* what cuptiPCSamplingGetData hands back */
+    char cwd[1024];              /* the working folder, "" unknown: source paths relative to it */
     fs_hot_line *lines;
     double *per_reason;          /* lines x nreasons */
     int nlines, lcap;
@@ -129,8 +143,10 @@ static int reasons(fs_pcsampler *s, char *why, size_t len)
                                                .stallReasons = s->names};
     CUPTI_CHECK(cuptiPCSamplingGetStallReasons(&g), why, len);
     char buf[CUPTI_STALL_REASON_STRING_SIZE];
-    for (size_t i = 0; i < s->nreasons; i++)
-        s->counted[i] = fs_stall_short(s->name[i], buf, sizeof buf) != NULL;
+    for (size_t i = 0; i < s->nreasons; i++) { /* the short name is a tail of the full one */
+        const char *sh = fs_stall_short(s->name[i], buf, sizeof buf);
+        s->counted[i] = sh ? s->name[i] + strlen(s->name[i]) - strlen(sh) : NULL;
+    }
     return 0;
 }
 
@@ -230,6 +246,8 @@ fs_pcsampler *fs_pcsampler_open(char *why, size_t whylen)
         fs_fail(why, whylen, "out of memory opening PC sampling");
         return NULL;
     }
+    if (!getcwd(s->cwd, sizeof s->cwd))
+        s->cwd[0] = '\0';
     CUptiResult r = cuptiSubscribe(&s->sub, on_resource, s);
     if (r == CUPTI_SUCCESS && (r = cuptiEnableDomain(1, s->sub, CUPTI_CB_DOMAIN_RESOURCE)) != CUPTI_SUCCESS)
         cuptiUnsubscribe(s->sub);
@@ -294,14 +312,13 @@ static const module *find_module(const fs_pcsampler *s, uint64_t crc)
  * run made in the source tree); a variant's own source, from wherever the
  * run was made, from its "variants/" on (the reports find the variants'
  * sources there, in the source tree or the installed data); else absolute. */
-static void source_path(const char *dir, const char *file, char *out, size_t len)
+static void source_path(const char *cwd, const char *dir, const char *file, char *out, size_t len)
 {
-    char cwd[1024];
     if (file[0] == '/' || !dir)
         snprintf(out, len, "%s", file);
     else
         snprintf(out, len, "%s/%s", dir, file);
-    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    size_t n = strlen(cwd);
     const char *own = strstr(out, "/variants/");
     if (n && !strncmp(out, cwd, n) && out[n] == '/')
         memmove(out, out + n + 1, strlen(out + n + 1) + 1);
@@ -333,7 +350,7 @@ static void source_text(const char *path, int line, char *out, size_t len)
 static int line_slot(fs_pcsampler *s, const char *dir, const char *file, int line)
 {
     char path[512];
-    source_path(dir, file, path, sizeof path);
+    source_path(s->cwd, dir, file, path, sizeof path);
     for (int i = 0; i < s->nlines; i++)
         if (s->lines[i].line == line && !strcmp(s->lines[i].file, path))
             return i;
@@ -417,17 +434,10 @@ static int by_samples(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Reason r's short name when it counts, else NULL. */
-static const char *counted_name(const fs_pcsampler *s, size_t r, char *buf, size_t len)
-{
-    return s->counted[r] ? fs_stall_short(s->name[r], buf, len) : NULL;
-}
-
 /* Each line's total and its largest reasons; the lines, hottest first, go
  * to out. */
 static void finish_lines(fs_pcsampler *s, fs_hotspots *out)
 {
-    char buf[CUPTI_STALL_REASON_STRING_SIZE];
     for (int i = 0; i < s->nlines; i++) {
         fs_hot_line *h = &s->lines[i];
         const double *v = s->per_reason + (size_t)i * s->nreasons;
@@ -436,7 +446,7 @@ static void finish_lines(fs_pcsampler *s, fs_hotspots *out)
         for (int t = 0; t < FS_HOT_STALLS; t++) {
             int best = -1;
             for (size_t r = 0; r < s->nreasons; r++) {
-                const char *name = counted_name(s, r, buf, sizeof buf);
+                const char *name = s->counted[r];
                 int taken = 0;
                 for (int u = 0; u < t && name; u++)
                     taken |= !strcmp(h->stall[u], name);
@@ -445,7 +455,7 @@ static void finish_lines(fs_pcsampler *s, fs_hotspots *out)
             }
             if (best < 0)
                 break;
-            snprintf(h->stall[t], sizeof h->stall[t], "%s", counted_name(s, (size_t)best, buf, sizeof buf));
+            snprintf(h->stall[t], sizeof h->stall[t], "%s", s->counted[best]);
             h->stall_pct[t] = 100 * v[best] / h->samples;
         }
     }
@@ -492,8 +502,8 @@ static int sample_call(fs_pcsampler *s, int (*run)(void *), void *ctx, fs_hotspo
     return 0;
 }
 
-int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void *ctx, double expect_s, int sms,
-                         fs_hotspots *out, char *why, size_t whylen)
+int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
+                         double expect_s, int sms, fs_hotspots *out, char *why, size_t whylen)
 {
     memset(out, 0, sizeof *out);
     if (s->why[0])
@@ -505,7 +515,10 @@ int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void *ctx, doub
     CUpti_PCSamplingConfigurationInfo period = {.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD};
     period.attributeData.samplingPeriodData.samplingPeriod = k;
     out->period_cycles = 1u << k;
-    int rc = set_attributes(s, &period, 1, why, whylen) || sample_call(s, run, ctx, out, why, whylen) ? -1 : 0;
+    int rc = prepare_call(prepare, ctx, why, whylen) || set_attributes(s, &period, 1, why, whylen) ||
+                     sample_call(s, run, ctx, out, why, whylen)
+                 ? -1
+                 : 0;
     if (!rc)
         finish_lines(s, out);
     else
@@ -644,12 +657,8 @@ void fs_timeline_free(fs_timeline *t)
 static int pm_record(fs_pmsampler *s, CUpti_PmSampling_Object *obj, uint8_t *data, size_t size,
                      int (*run)(void *), void (*prepare)(void *), void *ctx, int *full, char *why, size_t len)
 {
-    if (prepare) {
-        prepare(ctx);
-        cudaError_t e = cudaDeviceSynchronize();
-        if (e != cudaSuccess)
-            return fs_fail(why, len, "the L2 flush before the sampled launch failed: %s", cudaGetErrorString(e));
-    }
+    if (prepare_call(prepare, ctx, why, len))
+        return -1;
     CUpti_PmSampling_Start_Params start = {.structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE,
                                            .pPmSamplingObject = obj};
     CUPTI_CHECK(cuptiPmSamplingStart(&start), why, len);

@@ -3,8 +3,8 @@
 # synccheck and initcheck at five shapes (tiny with N not a multiple of any
 # tile, the seed's N, and both at D=64: a ring goes round several times only
 # at the longer one; and 320 tiles of 128 rows, more than the H200's 132 SMs,
-# so that a persistent block takes tiles after its first), after a planted out-of-bounds write proves that
-# memcheck reports what it should. Zero errors is the bar. The summary goes
+# so that a persistent block takes tiles after its first), after a planted
+# out-of-bounds write proves that memcheck reports what it should. Zero errors is the bar. The summary goes
 # to <run folder>/sanitize.txt; exit status 1 when anything was reported.
 # It checks the chain's steps; VARIANTS=LIST (ids or slugs, as --variants)
 # names others, such as the peers, whose libraries' kernels are not ours to
