@@ -5,7 +5,8 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu faults run inside-16k wall trace sass-cost tiles sweep hopper
-#          hopper-d64 mma-sync repeat torch cudnn919 sanitize sanitize-new sanitize-last initcheck crosscheck
+#          hopper-d64 mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
+#          crosscheck
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -13,8 +14,10 @@
 # have hardware twins added back, to see what instrumenting every
 # instruction costs the counters' replay.
 # hopper: the steps beyond the log beside the cuDNN peer at the shapes their
-# targets name; torch and cudnn919 are cross-checks that need PyTorch
-# (PyTorch's own backends, and our cuDNN row on the cuDNN PyTorch carries).
+# targets name; torch, torch-ncu and cudnn919 are cross-checks that need
+# PyTorch (PyTorch's own backends; ncu's counters of its FlashAttention-2
+# kernel, beside the mma-sync sweep's of 09 and 10; our cuDNN row on the
+# cuDNN PyTorch carries). REPEATS: runs of `repeat` (default 4).
 # Each step has a time limit and the next step runs whatever the last did.
 set -u
 out=${1:?usage: gpu_session.sh OUT [STEP...]}; shift
@@ -35,6 +38,13 @@ tiled() { "$fs" list --ids | grep -E '^[0-9]+$' | grep -vx 00 | paste -sd, ; }
 hopper() { { "$fs" list --ids | grep -E '^[0-9]+$' | awk '$1 >= 8'; echo cudnn; } | paste -sd, ; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
+
+# What sets FlashAttention-2 apart from 09 and 10 (their columns of the same
+# names in the mma-sync sweeps): shared-memory reads, occupancy, cycles.
+torch_ncu_metrics=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread
+torch_ncu_metrics+=,launch__occupancy_limit_registers,sm__cycles_active.max,smsp__inst_executed.sum
+torch_ncu_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+torch_ncu_metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
 
 hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" \
                    --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64"; }
@@ -81,11 +91,15 @@ for s in $steps; do
     # The last step and the cuDNN peer in turn, four runs of both, at 16k
     # causal (D = 64 and 128), where their ratio is within the clock's spread
     # from one launch series to the next.
-    repeat)     for i in 1 2 3 4; do
+    repeat)     for i in $(seq "${REPEATS:-4}"); do
                     step "repeat-$i" 60 "$fs" sweep --seq 16384 --head-dim 64,128 --tile 128x128 \
                         --variants "$(last_steps 1),cudnn" --no-profile --time-budget 1 --out "results/$stamp-$gpu-repeat-$i"
                 done ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
+    # ncu's log keeps its own ==PROF== lines; the CSV is the rest.
+    torch-ncu)  step torch-ncu 200 sh -c "ncu --csv --log-file '$out/logs/torch-ncu.csv' --kernel-name regex:flash_fwd \
+                    --metrics $torch_ncu_metrics python3 scripts/torch_peers.py --once flash2 &&
+                    grep -v '^==PROF==' '$out/logs/torch-ncu.csv' > results/$stamp-torch-ncu.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_steps 1)}" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;

@@ -5,11 +5,13 @@ compares with, so that reports/peers.csv carries figures measured beside our
 own. Needs PyTorch with CUDA; flashstudy itself never does.
 
     python3 scripts/torch_peers.py > peers-measured.csv
+    ncu ... python3 scripts/torch_peers.py --once flash2
 
 Prints one CSV row per backend and shape: the median of
 triton.testing.do_bench (ms, like flashstudy's median of CUDA events), K and V
 expanded to the query heads as PyTorch's backends need, and the cuDNN
-version PyTorch carries.
+version PyTorch carries. --once BACKEND runs that backend once at each shape
+and prints nothing, for a profiler to count one launch a shape.
 """
 import csv
 import sys
@@ -27,7 +29,21 @@ SHAPES = [  # batch, heads, seq, head_dim, causal
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash2": SDPBackend.FLASH_ATTENTION}
 
 
+def once(name):
+    if name not in BACKENDS:
+        sys.exit("torch_peers.py: --once takes %s, not %r" % (" or ".join(BACKENDS), name))
+    for b, h, n, d, causal in SHAPES:
+        q = torch.randn(b, h, n, d, device="cuda", dtype=torch.half)
+        with sdpa_kernel(BACKENDS[name]):
+            F.scaled_dot_product_attention(q, torch.randn_like(q), torch.randn_like(q), is_causal=causal)
+    torch.cuda.synchronize()
+
+
 def main():
+    if len(sys.argv) > 1:
+        if len(sys.argv) != 3 or sys.argv[1] != "--once":
+            sys.exit("usage: torch_peers.py [--once BACKEND]")
+        return once(sys.argv[2])
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["backend", "cudnn", "batch", "heads", "seq", "head_dim", "causal", "time_median_s", "flop_per_s",
                 "device", "torch"])
