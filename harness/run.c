@@ -73,8 +73,8 @@ typedef struct {
     char pcs_note[600], pms_note[600];
     fs_table hot, timeline, inside;
     uint64_t shapes;               /* makes every shape's inputs fresh */
-    fs_inputs in;                  /* the shape's inputs and reference, made by */
-    int have_inputs;               /* its first variant that runs, used by all */
+    fs_inputs in;                  /* the shape's inputs and reference (ref NULL until its first
+                                    * variant runs), used by all */
     char lost_after[64];           /* the variant after which the context died, or "" */
     int failed;
 } study;
@@ -454,21 +454,38 @@ static const char *occupancy_limiter(const fs_device *d, const struct cudaFuncAt
     return names[first];
 }
 
-static int launch_entry(void *ctx)
+/* The launches that the profiler, the samplers and CUPTI's kernel records
+ * make: call i of the held entries e, and the L2 flush before it (cold). */
+typedef struct {
+    study *s;
+    entry *e;
+} batch_ctx;
+
+static int launch_call(void *ctx, int i)
 {
-    const entry *e = ctx;
-    return e->v->launch(&e->p) == cudaSuccess ? 0 : -1;
+    const batch_ctx *b = ctx;
+    return b->e[i].v->launch(&b->e[i].p) == cudaSuccess ? 0 : -1;
 }
+
+static void flush_before_call(void *ctx, int i)
+{
+    const batch_ctx *b = ctx;
+    flush_l2(b->s, &b->e[i].p);
+}
+
+static int launch_one(void *ctx) { return launch_call(ctx, 0); }
+static void flush_one(void *ctx) { flush_before_call(ctx, 0); }
 
 /* A library's kernels, from CUPTI's kernel records: the longest one's
  * geometry and resources. Cells stay empty when the records cannot be had. */
 static void library_kernel_cells(study *s, const fs_variant *v, const fs_problem *p, char **row)
 {
-    const entry one = {.v = v, .p = *p};
+    entry one = {.v = v, .p = *p};
+    batch_ctx b = {s, &one};
     fs_kernel_record rec[16];
     char why[300];
     fs_pcsampler_pause(s->pcs); /* CUPTI refuses kernel records while PC sampling is enabled */
-    const int n = fs_kernel_records(launch_entry, (void *)&one, rec, 16, why, sizeof why);
+    const int n = fs_kernel_records(launch_one, &b, rec, 16, why, sizeof why);
     fs_pcsampler_resume(s->pcs);
     const int k = fs_kernel_longest(rec, n < 16 ? n : 16);
     if (n < 0 || k < 0) {
@@ -550,13 +567,10 @@ static int measure(study *s, const fs_variant *v, const fs_problem *p, const fs_
     /* One reference a shape: drawing the inputs and computing the reference
      * took most of a variant's time at the seed's size. The output is
      * poisoned before each variant runs, so none can pass on another's. */
-    if (!s->have_inputs &&
-        fs_inputs_make(&s->in, p, s->o->seed + s->shapes - 1, NULL, why, sizeof why) == 0)
-        s->have_inputs = 1;
     char label[96];
-    int valid = s->have_inputs ? fs_inputs_check(&s->in, v, p, &cmp, 5, fs_variant_label(v, label, sizeof label), why,
-                                                 sizeof why)
-                               : -1;
+    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + s->shapes - 1, NULL, why, sizeof why) == 0
+                    ? fs_inputs_check(&s->in, v, p, &cmp, 5, fs_variant_label(v, label, sizeof label), why, sizeof why)
+                    : -1;
     nvtxRangePop();
     fs_trace("  validate (the shape's reference with the first)", &mark);
     if (valid < 0)
@@ -719,23 +733,6 @@ static int commit_table(study *s)
     return 0;
 }
 
-typedef struct {
-    study *s;
-    entry *e;
-} batch_ctx;
-
-static int launch_call(void *ctx, int i)
-{
-    const batch_ctx *b = ctx;
-    return b->e[i].v->launch(&b->e[i].p) == cudaSuccess ? 0 : -1;
-}
-
-static void flush_before_call(void *ctx, int i)
-{
-    const batch_ctx *b = ctx;
-    flush_l2(b->s, &b->e[i].p);
-}
-
 /* The counters of the k held entries h[0..k), in one measurement, into their
  * metric cells (or the reason into their notes); each row's profile_s is its
  * share of the measurement. */
@@ -862,9 +859,6 @@ static void inside_row(study *s, char **row, const char *view, const char *statu
     const char *vals[] = {view, status, c, n, g, note}; /* fs_inside_columns' order */
     keyed_add(&s->inside, row, vals, (int)(sizeof vals / sizeof *vals));
 }
-
-static int launch_one(void *ctx) { return launch_call(ctx, 0); }
-static void flush_one(void *ctx) { flush_before_call(ctx, 0); }
 
 static void hotspots_of(study *s, entry *e)
 {
@@ -1060,9 +1054,7 @@ static int study_loop(study *s)
                c.head_dim, c.causal ? "causal" : "non-causal", c.bm, c.bn, o->hot ? "hot" : "cold");
         /* e[0..n): this shape's variants whose counters wait (all held). */
         n = 0;
-        if (s->have_inputs)
-            fs_inputs_free(&s->in);
-        s->have_inputs = 0;
+        fs_inputs_free(&s->in);
         s->shapes++;
         for (int i = 0; i < o->nvariants && rc == 0; i++) {
             if (interrupted) {
@@ -1102,8 +1094,7 @@ static int study_loop(study *s)
         n = 0;
     }
 done: /* interrupted: the rows waiting for counters keep their note */
-    if (s->have_inputs)
-        fs_inputs_free(&s->in);
+    fs_inputs_free(&s->in);
     for (int i = 0; i < o->nvariants; i++) {
         if (i < n)
             release(&e[i]);
@@ -1143,13 +1134,8 @@ static int write_sass(study *s, char *why, size_t whylen)
         exit(1);
     }
     int n = 0;
-    for (int r = 0; r < t->nrows; r++) {
-        const fs_variant *v = fs_variant_find(fs_table_get(t, r, "variant"));
-        if (v && v->kind == FS_STEP && strcmp(fs_table_get(t, r, "status"), "skipped") &&
-            fs_table_num(t, r, "bn_run") > 0)
-            inst[n++] = (fss_instance){v->number, (int)fs_table_num(t, r, "bn_run"),
-                                       (int)fs_table_num(t, r, "head_dim")};
-    }
+    for (int r = 0; r < t->nrows; r++)
+        n += fss_row_instance(t, r, &inst[n]);
     char path[2200];
     snprintf(path, sizeof path, "%s/sass.txt", s->dir);
     int rc = n ? fs_sass_write(path, NULL, inst, n, s->dev.cc, why, whylen) : 0;
