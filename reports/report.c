@@ -741,11 +741,8 @@ static void sass_section(FILE *f, const fsr_run *r)
     /* The instance each step of the primary configuration ran. */
     fss_instance inst[MAX_MIX];
     int rows[MAX_MIX], ninst = 0, nrows = fsr_rows(r, r->primary, rows, MAX_MIX);
-    for (int i = 0; i < nrows && ninst < MAX_MIX; i++) {
-        const double bn = fs_table_num(&r->res, rows[i], "bn_run");
-        if (fsr_number(r, rows[i]) >= 0 && bn > 0)
-            inst[ninst++] = (fss_instance){fsr_number(r, rows[i]), (int)bn, r->cfgs[r->primary].head_dim};
-    }
+    for (int i = 0; i < nrows && ninst < MAX_MIX; i++)
+        ninst += fss_row_instance(&r->res, rows[i], &inst[ninst]);
     fss_mix mix[MAX_MIX];
     int n = fss_read(path, arch, inst, ninst, mix, MAX_MIX, archs, sizeof archs);
     if (n < 0) {

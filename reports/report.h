@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "options.h"
+#include "table.h"
 
 /* The newest run folder under results_dir by the date its device.csv records
  * (not by name: a sweep started first may be named after a later run); NULL
@@ -30,6 +31,11 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
 typedef struct {
     int variant, bn, head_dim;
 } fss_instance;
+/* The instance that row `row` of a results table launched: a step's row that
+ * is not skipped and has a bn_run. Returns 1, or 0 (a peer, or a step that
+ * launched nothing). The one rule for a run's sass.txt and its report's
+ * instruction mix. */
+int fss_row_instance(const fs_table *t, int row, fss_instance *out);
 
 /* The run's sass.txt: from the machine code that `make` dumps per variant
  * object (<dir>/variants/NN_slug.sass; dir NULL: the executable's folder),

@@ -112,6 +112,16 @@ static int same_arch(const char *section, const char *arch)
     return !strncmp(section, arch, n) && (!section[n] || !strcmp(section + n, "a"));
 }
 
+int fss_row_instance(const fs_table *t, int row, fss_instance *out)
+{
+    const char *kind = fs_table_get(t, row, "kind"), *status = fs_table_get(t, row, "status");
+    const double bn = fs_table_num(t, row, "bn_run");
+    if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || !(bn > 0))
+        return 0;
+    *out = (fss_instance){atoi(fs_table_get(t, row, "variant")), (int)bn, (int)fs_table_num(t, row, "head_dim")};
+    return 1;
+}
+
 /* A kernel of one of the instances: a kernel without template arguments
  * always is; <D> and <BN, D> by their arguments. */
 static int launched(const kernel *k, const fss_instance *inst, int n)

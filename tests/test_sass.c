@@ -1,5 +1,6 @@
 /* A run's sass.txt cut from the per-variant dumps: only the kernel
- * instances it launched, of its architecture; a missing dump is named. */
+ * instances it launched, of its architecture; a missing dump is named; which
+ * rows launched one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -91,13 +92,42 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
 }
 
+/* The one rule for which rows launched a kernel instance: a step's row that
+ * was not skipped and has a bn_run, whatever the others say. */
+static void row_instances(void **state)
+{
+    static const char *const header[] = {"variant", "kind", "status", "bn_run", "head_dim"};
+    static const char *const rows[][5] = {
+        {"19", "step", "ok", "128", "64"},        /* yes */
+        {"cudnn", "peer", "ok", "64", "128"},     /* a peer: its library's kernels */
+        {"12", "step", "skipped", "128", "128"},  /* planned, then skipped: never launched */
+        {"08", "step", "skipped", "", "128"},     /* refused by its plan */
+        {"09", "step", "failed", "64", "128"},    /* launched, then failed: its code ran */
+    };
+    fs_table t;
+    fs_table_init(&t, 5, header);
+    for (int i = 0; i < 5; i++)
+        fs_table_add(&t, rows[i]);
+    const int want[] = {1, 0, 0, 0, 1};
+    for (int i = 0; i < 5; i++) {
+        fss_instance in = {0};
+        assert_int_equal(fss_row_instance(&t, i, &in), want[i]);
+        if (want[i]) {
+            assert_int_equal(in.variant, atoi(rows[i][0]));
+            assert_int_equal(in.bn, atoi(rows[i][3]));
+            assert_int_equal(in.head_dim, atoi(rows[i][4]));
+        }
+    }
+    fs_table_free(&t);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
         return 1;
     }
-    const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
