@@ -110,9 +110,9 @@ $(BUILD)/%.o: %.c
 	$(call quiet,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 # cupti_profiler_host.h includes <string>, a C++ header, although its API is
-# C. An empty `string` in metrics/compat, searched first for this one file,
-# lets gcc compile it as C.
-$(BUILD)/metrics/cupti.o $(BUILD)/metrics/sampling.o: CFLAGS += -Imetrics/compat
+# C. An empty `string` in metrics/compat, searched first by the files that
+# include it (through cupti_check.h), lets gcc compile it as C.
+$(BUILD)/metrics/cupti.o $(BUILD)/metrics/sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
 
 # The architectures the CUDA objects were built for, rewritten only when
 # ARCHS changes, so that a change rebuilds them.

@@ -143,11 +143,11 @@ static int preflight(int device, char *why, size_t len)
     return fs_cupti_fail(r, "cuptiProfilerDeviceSupported", __FILE__, __LINE__, why, len);
 }
 
-static int host_open(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **host, char *why,
-                     size_t len)
+int fs_cupti_host_open(CUpti_ProfilerType type, const char *chip, const uint8_t *availability,
+                       CUpti_Profiler_Host_Object **host, char *why, size_t len)
 {
     CUpti_Profiler_Host_Initialize_Params h = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
-                                               .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+                                               .profilerType = type,
                                                .pChipName = chip,
                                                .pCounterAvailabilityImage = availability};
     CUPTI_CHECK(cuptiProfilerHostInitialize(&h), why, len);
@@ -155,7 +155,7 @@ static int host_open(const char *chip, const uint8_t *availability, CUpti_Profil
     return 0;
 }
 
-static void host_close(CUpti_Profiler_Host_Object *host)
+void fs_cupti_host_close(CUpti_Profiler_Host_Object *host)
 {
     CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
                                                  .pHostObject = host};
@@ -237,10 +237,10 @@ static int check_names(CUpti_Profiler_Host_Object *host, const char *chip, const
 int fs_metrics_check(const char *chip, const char *const *metrics, int count, char *why, size_t whylen)
 {
     CUpti_Profiler_Host_Object *host = NULL;
-    if (host_open(chip, NULL, &host, why, whylen) != 0)
+    if (fs_cupti_host_open(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, NULL, &host, why, whylen) != 0)
         return -1;
     int rc = check_names(host, chip, metrics, count, why, whylen);
-    host_close(host);
+    fs_cupti_host_close(host);
     return rc;
 }
 
@@ -324,7 +324,7 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
     fs_trace("profiler open: initialize, chip, counter availability", &mark);
 
-    if (host_open(chip.pChipName, p->availability, &p->host, why, len) != 0 ||
+    if (fs_cupti_host_open(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip.pChipName, p->availability, &p->host, why, len) ||
         check_names(p->host, chip.pChipName, p->names, p->count, why, len) != 0)
         return -1;
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
@@ -538,7 +538,7 @@ void fs_profiler_close(fs_profiler *p)
     if (!p)
         return;
     range_disable(p);
-    host_close(p->host);
+    fs_cupti_host_close(p->host);
     if (p->initialized)
         fs_cupti_profiler_deinit();
     for (int i = 0; i < p->count; i++)

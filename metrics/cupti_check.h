@@ -1,10 +1,13 @@
 /* One error check for every CUPTI API (Range Profiler, Profiler Host,
  * Activity): the sentence names the call, file and line, and the cause and
- * fix where CUPTI's code tells them. */
+ * fix where CUPTI's code tells them. And what the Range Profiler and PM
+ * sampling share. */
 #ifndef FS_CUPTI_CHECK_H
 #define FS_CUPTI_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <cupti_profiler_host.h>
 #include <cupti_result.h>
 
 /* Writes that sentence to why and returns -1. */
@@ -22,5 +25,12 @@ int fs_cupti_fail(CUptiResult r, const char *call, const char *file, int line, c
  * initialized by the first user, torn down after the last. */
 int fs_cupti_profiler_init(char *why, size_t len);
 void fs_cupti_profiler_deinit(void);
+
+/* The Profiler Host object of a profiler type (the Range Profiler's, PM
+ * sampling's) for chip, with the device's counter availability image or
+ * NULL. Returns 0, or -1 with why. Closing NULL does nothing. */
+int fs_cupti_host_open(CUpti_ProfilerType type, const char *chip, const uint8_t *availability,
+                       CUpti_Profiler_Host_Object **host, char *why, size_t len);
+void fs_cupti_host_close(CUpti_Profiler_Host_Object *host);
 
 #endif

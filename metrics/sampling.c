@@ -547,11 +547,7 @@ void fs_pmsampler_close(fs_pmsampler *s)
 {
     if (!s)
         return;
-    if (s->host) {
-        CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
-                                                     .pHostObject = s->host};
-        cuptiProfilerHostDeinitialize(&d);
-    }
+    fs_cupti_host_close(s->host);
     if (s->initialized)
         fs_cupti_profiler_deinit();
     free(s->names);
@@ -564,12 +560,8 @@ void fs_pmsampler_close(fs_pmsampler *s)
  * which PM sampling needs in one pass. */
 static int pm_config(fs_pmsampler *s, const char *chip, char *why, size_t len)
 {
-    CUpti_Profiler_Host_Initialize_Params h = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
-                                               .profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING,
-                                               .pChipName = chip,
-                                               .pCounterAvailabilityImage = s->availability};
-    CUPTI_CHECK(cuptiProfilerHostInitialize(&h), why, len);
-    s->host = h.pHostObject;
+    if (fs_cupti_host_open(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, s->availability, &s->host, why, len))
+        return -1;
     if (!(s->names = calloc((size_t)fs_timeline_metrics_count, sizeof *s->names)))
         return fs_fail(why, len, "out of memory for the timeline's metric names");
     for (int i = 0; i < fs_timeline_metrics_count; i++)
