@@ -40,7 +40,8 @@ hopper() { { "$fs" list --ids | grep -E '^[0-9]+$' | awk '$1 >= 8'; echo cudnn; 
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
 # What sets FlashAttention-2 apart from 09 and 10 (their columns of the same
-# names in the mma-sync sweeps): shared-memory reads, occupancy, cycles.
+# names in the mma-sync sweeps): shared-memory reads, occupancy, cycles; at
+# the clock the GPU chooses, as flashstudy measures (no clock control).
 torch_ncu_metrics=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread
 torch_ncu_metrics+=,launch__occupancy_limit_registers,sm__cycles_active.max,smsp__inst_executed.sum
 torch_ncu_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
@@ -96,10 +97,10 @@ for s in $steps; do
                         --variants "$(last_steps 1),cudnn" --no-profile --time-budget 1 --out "results/$stamp-$gpu-repeat-$i"
                 done ;;
     torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
-    # ncu's log keeps its own ==PROF== lines; the CSV is the rest.
-    torch-ncu)  step torch-ncu 200 sh -c "ncu --csv --log-file '$out/logs/torch-ncu.csv' --kernel-name regex:flash_fwd \
-                    --metrics $torch_ncu_metrics python3 scripts/torch_peers.py --once flash2 &&
-                    grep -v '^==PROF==' '$out/logs/torch-ncu.csv' > results/$stamp-torch-ncu.csv" ;;
+    # ncu's log keeps its own ==PROF== and ==WARNING== lines; the CSV is the rest.
+    torch-ncu)  step torch-ncu 200 sh -c "ncu --csv --clock-control none --log-file '$out/logs/torch-ncu.csv' \
+                    --kernel-name regex:flash_fwd --metrics $torch_ncu_metrics python3 scripts/torch_peers.py --once flash2 &&
+                    grep -v '^==' '$out/logs/torch-ncu.csv' > results/$stamp-torch-ncu.csv" ;;
     cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
     sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
     sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_steps 1)}" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;

@@ -226,7 +226,7 @@ extern "C" const fs_variant fs_variant_09 = {
                   "168-register cap spills): each of eight warps of 16 rows reads all of K and V from shared memory, "
                   "1.76x to 1.80x the load wavefronts (smem_ld_wavefronts) of FlashAttention-2's four warps of 32 "
                   "rows at 255 registers (ncu, the torch-ncu cross-check), and at the shapes missed the busiest SM "
-                  "takes 7% to 12% more cycles; at N = 1024 the SM load imbalance (sm_active_cycles_max_cycles "
+                  "takes 7% to 10% more cycles; at N = 1024 the SM load imbalance (sm_active_cycles_max_cycles "
                   "over sm_active_cycles_avg_cycles) rises, since 256 blocks of 128 rows, one per SM, leave the "
                   "causal tail less balanced (16 mends it); bank conflicts (smem_ld_bank_conflicts) fall but are "
                   "not zero",
