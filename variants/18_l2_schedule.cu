@@ -351,17 +351,6 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-/* The counters start at zero; every launch leaves them so. */
-static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
-{
-    cudaError_t e = cudaMemsetAsync(p->workspace, 0, pl->workspace_bytes, p->stream);
-    if (e != cudaSuccess) {
-        snprintf(why, whylen, "zeroing the tile counter: %s", cudaGetErrorString(e));
-        return -1;
-    }
-    return fs_tma_variant_setup(p, pl, why, whylen);
-}
-
 static cudaError_t launch(const fs_problem *p)
 {
     fs_plan pl;
@@ -382,7 +371,7 @@ extern "C" const fs_variant fs_variant_18 = {
     .target = "sm_90a",
     .stops_at_diagonal = 1,
     .plan = plan,
-    .setup = setup,
+    .setup = fs_tma_counter_setup,
     .teardown = fs_tma_teardown,
     .launch = launch,
 };

@@ -372,4 +372,19 @@ __device__ __forceinline__ void fs_wgmma_rs<128>(float c[16][4], const uint32_t 
                  : "memory");
 }
 
+/* ---- the tile counter of a persistent grid (18 on) ---- */
+
+/* The setup of a variant that deals tiles from a counter in its workspace:
+ * the counters start at zero (every launch leaves them so), then as
+ * fs_tma_variant_setup. */
+static inline int fs_tma_counter_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+{
+    cudaError_t e = cudaMemsetAsync(p->workspace, 0, pl->workspace_bytes, p->stream);
+    if (e != cudaSuccess) {
+        snprintf(why, whylen, "zeroing the tile counter: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    return fs_tma_variant_setup(p, pl, why, whylen);
+}
+
 #endif
