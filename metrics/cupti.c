@@ -163,6 +163,33 @@ void fs_cupti_host_close(CUpti_Profiler_Host_Object *host)
         cuptiProfilerHostDeinitialize(&d); /* teardown: nothing to do if it fails */
 }
 
+int fs_cupti_config_image(CUpti_Profiler_Host_Object *host, const char **names, int count, uint8_t **image,
+                          size_t *size, int *passes, char *why, size_t len)
+{
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
+                                                       .pHostObject = host,
+                                                       .ppMetricNames = names,
+                                                       .numMetrics = (size_t)count};
+    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), why, len);
+    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = host};
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&sz), why, len);
+    *size = sz.configImageSize;
+    if (!(*image = malloc(*size)))
+        return fs_fail(why, len, "out of memory for the CUPTI configuration image");
+    CUpti_Profiler_Host_GetConfigImage_Params get = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
+                                                     .pHostObject = host,
+                                                     .configImageSize = *size,
+                                                     .pConfigImage = *image};
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&get), why, len);
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+                                                    .configImageSize = *size,
+                                                    .pConfigImage = *image};
+    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&np), why, len);
+    *passes = (int)np.numOfPasses;
+    return 0;
+}
+
 /* A metric needs a rollup or submetric after its base name (".sum", ".pct"):
  * the properties query accepts a bare base name, the configuration does not. */
 static int metric_known(CUpti_Profiler_Host_Object *host, const char *name)
@@ -251,15 +278,15 @@ static int range_enable(fs_profiler *p, char *why, size_t len)
     CUpti_RangeProfiler_Enable_Params enable = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = p->ctx};
     CUPTI_CHECK(cuptiRangeProfilerEnable(&enable), why, len);
     p->range = enable.pRangeProfilerObject;
-    CUpti_RangeProfiler_GetCounterDataSize_Params data = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = p->range,
-        .pMetricNames = p->names,
-        .numMetrics = (size_t)p->count,
-        .maxNumOfRanges = (size_t)p->max_calls,
-        .maxNumRangeTreeNodes = (size_t)p->max_calls};
-    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
-    if (!p->counter_data) {
+    if (!p->counter_data) { /* its size depends on the metrics and ranges alone: once */
+        CUpti_RangeProfiler_GetCounterDataSize_Params data = {
+            .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = p->range,
+            .pMetricNames = p->names,
+            .numMetrics = (size_t)p->count,
+            .maxNumOfRanges = (size_t)p->max_calls,
+            .maxNumRangeTreeNodes = (size_t)p->max_calls};
+        CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&data), why, len);
         p->counter_data_size = data.counterDataSize;
         if (!(p->counter_data = malloc(p->counter_data_size)))
             return fs_fail(why, len, "out of memory for the CUPTI counter data image");
@@ -327,27 +354,8 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     if (fs_cupti_host_open(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip.pChipName, p->availability, &p->host, why, len) ||
         check_names(p->host, chip.pChipName, p->names, p->count, why, len) != 0)
         return -1;
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
-                                                       .pHostObject = p->host,
-                                                       .ppMetricNames = p->names,
-                                                       .numMetrics = (size_t)p->count};
-    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), why, len);
-    CUpti_Profiler_Host_GetConfigImageSize_Params size = {
-        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = p->host};
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size), why, len);
-    p->config_size = size.configImageSize;
-    if (!(p->config = malloc(p->config_size)))
-        return fs_fail(why, len, "out of memory for the CUPTI configuration image");
-    CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
-                                                       .pHostObject = p->host,
-                                                       .configImageSize = p->config_size,
-                                                       .pConfigImage = p->config};
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&image), why, len);
-    CUpti_Profiler_Host_GetNumOfPasses_Params passes = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
-                                                        .configImageSize = p->config_size,
-                                                        .pConfigImage = p->config};
-    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes), why, len);
-    p->passes = (int)passes.numOfPasses;
+    if (fs_cupti_config_image(p->host, p->names, p->count, &p->config, &p->config_size, &p->passes, why, len))
+        return -1;
     fs_trace("profiler open: host object, names checked, configuration image", &mark);
 
     if (range_enable(p, why, len) != 0)

@@ -32,5 +32,10 @@ void fs_cupti_profiler_deinit(void);
 int fs_cupti_host_open(CUpti_ProfilerType type, const char *chip, const uint8_t *availability,
                        CUpti_Profiler_Host_Object **host, char *why, size_t len);
 void fs_cupti_host_close(CUpti_Profiler_Host_Object *host);
+/* The configuration image of metrics names[0..count) on host (malloc'd into
+ * *image, *size bytes) and the replay passes it needs. Returns 0, or -1 with
+ * why. */
+int fs_cupti_config_image(CUpti_Profiler_Host_Object *host, const char **names, int count, uint8_t **image,
+                          size_t *size, int *passes, char *why, size_t len);
 
 #endif

@@ -370,8 +370,6 @@ static int line_slot(fs_pcsampler *s, const char *dir, const char *file, int lin
     memset(h, 0, sizeof *h);
     snprintf(h->file, sizeof h->file, "%s", path);
     h->line = line;
-    if (line > 0)
-        source_text(path, line, h->source, sizeof h->source);
     memset(s->per_reason + (size_t)s->nlines * s->nreasons, 0, s->nreasons * sizeof *s->per_reason);
     return s->nlines++;
 }
@@ -443,18 +441,19 @@ static void finish_lines(fs_pcsampler *s, fs_hotspots *out)
         const double *v = s->per_reason + (size_t)i * s->nreasons;
         for (size_t r = 0; r < s->nreasons; r++)
             h->samples += v[r];
+        int picked[FS_HOT_STALLS];
         for (int t = 0; t < FS_HOT_STALLS; t++) {
             int best = -1;
-            for (size_t r = 0; r < s->nreasons; r++) {
-                const char *name = s->counted[r];
+            for (int r = 0; r < (int)s->nreasons; r++) {
                 int taken = 0;
-                for (int u = 0; u < t && name; u++)
-                    taken |= !strcmp(h->stall[u], name);
-                if (name && !taken && v[r] > 0 && (best < 0 || v[r] > v[best]))
-                    best = (int)r;
+                for (int u = 0; u < t; u++)
+                    taken |= picked[u] == r;
+                if (s->counted[r] && !taken && v[r] > 0 && (best < 0 || v[r] > v[best]))
+                    best = r;
             }
             if (best < 0)
                 break;
+            picked[t] = best;
             snprintf(h->stall[t], sizeof h->stall[t], "%s", s->counted[best]);
             h->stall_pct[t] = 100 * v[best] / h->samples;
         }
@@ -463,6 +462,9 @@ static void finish_lines(fs_pcsampler *s, fs_hotspots *out)
     int n = s->nlines;
     while (n && s->lines[n - 1].samples <= 0)
         n--;
+    for (int i = 0; i < n; i++) /* the source text of the lines kept alone */
+        if (s->lines[i].line > 0)
+            source_text(s->lines[i].file, s->lines[i].line, s->lines[i].source, sizeof s->lines[i].source);
     out->lines = s->lines;
     out->n = n;
     s->lines = NULL;
@@ -566,29 +568,13 @@ static int pm_config(fs_pmsampler *s, const char *chip, char *why, size_t len)
         return fs_fail(why, len, "out of memory for the timeline's metric names");
     for (int i = 0; i < fs_timeline_metrics_count; i++)
         s->names[i] = fs_timeline_metrics[i].cupti;
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
-                                                       .pHostObject = s->host,
-                                                       .ppMetricNames = s->names,
-                                                       .numMetrics = (size_t)fs_timeline_metrics_count};
-    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), why, len);
-    CUpti_Profiler_Host_GetConfigImageSize_Params size = {
-        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = s->host};
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size), why, len);
-    s->config_size = size.configImageSize;
-    if (!(s->config = malloc(s->config_size)))
-        return fs_fail(why, len, "out of memory for the PM sampling configuration image");
-    CUpti_Profiler_Host_GetConfigImage_Params image = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
-                                                       .pHostObject = s->host,
-                                                       .configImageSize = s->config_size,
-                                                       .pConfigImage = s->config};
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&image), why, len);
-    CUpti_Profiler_Host_GetNumOfPasses_Params passes = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
-                                                        .configImageSize = s->config_size,
-                                                        .pConfigImage = s->config};
-    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes), why, len);
-    if (passes.numOfPasses != 1)
-        return fs_fail(why, len, "the timeline's %d metrics need %zu passes on %s; PM sampling takes one",
-                       fs_timeline_metrics_count, passes.numOfPasses, chip);
+    int passes;
+    if (fs_cupti_config_image(s->host, s->names, fs_timeline_metrics_count, &s->config, &s->config_size, &passes,
+                              why, len))
+        return -1;
+    if (passes != 1)
+        return fs_fail(why, len, "the timeline's %d metrics need %d passes on %s; PM sampling takes one",
+                       fs_timeline_metrics_count, passes, chip);
     return 0;
 }
 
@@ -741,6 +727,40 @@ static int pm_samples(fs_pmsampler *s, CUpti_PmSampling_Object *obj, uint8_t *da
     return rc;
 }
 
+/* The sampler set up for one launch at interval_ns, and its counter data
+ * image (malloc'd into *data, *size bytes) for a launch of about expect_s,
+ * initialized. */
+static int pm_prepare(fs_pmsampler *s, CUpti_PmSampling_Object *obj, double interval_ns, double expect_s,
+                      uint8_t **data, size_t *size, char *why, size_t len)
+{
+    CUpti_PmSampling_SetConfig_Params config = {.structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE,
+                                                .pPmSamplingObject = obj,
+                                                .configSize = s->config_size,
+                                                .pConfig = s->config,
+                                                .hardwareBufferSize = PMS_HW_BUFFER,
+                                                .samplingInterval = (uint64_t)interval_ns,
+                                                .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
+                                                .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST};
+    CUPTI_CHECK(cuptiPmSamplingSetConfig(&config), why, len);
+    CUpti_PmSampling_GetCounterDataSize_Params sz = {
+        .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pPmSamplingObject = obj,
+        .pMetricNames = s->names,
+        .numMetrics = (size_t)fs_timeline_metrics_count,
+        .maxSamples = (uint32_t)ceil((2 * expect_s + PMS_WINDOW_S) * 1e9 / interval_ns)};
+    CUPTI_CHECK(cuptiPmSamplingGetCounterDataSize(&sz), why, len);
+    *size = sz.counterDataSize;
+    if (!(*data = malloc(*size)))
+        return fs_fail(why, len, "out of memory for the PM sampling counter data image");
+    CUpti_PmSampling_CounterDataImage_Initialize_Params init = {
+        .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pPmSamplingObject = obj,
+        .counterDataSize = *size,
+        .pCounterData = *data};
+    CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&init), why, len);
+    return 0;
+}
+
 int fs_pmsampler_collect(fs_pmsampler *s, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
                          double expect_s, fs_timeline *out, char *why, size_t whylen)
 {
@@ -751,37 +771,12 @@ int fs_pmsampler_collect(fs_pmsampler *s, int (*run)(void *ctx), void (*prepare)
     CUPTI_CHECK(cuptiPmSamplingEnable(&enable), why, whylen);
     CUpti_PmSampling_Object *obj = enable.pPmSamplingObject;
     uint8_t *data = NULL;
-    CUpti_PmSampling_SetConfig_Params config = {.structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE,
-                                                .pPmSamplingObject = obj,
-                                                .configSize = s->config_size,
-                                                .pConfig = s->config,
-                                                .hardwareBufferSize = PMS_HW_BUFFER,
-                                                .samplingInterval = (uint64_t)out->interval_ns,
-                                                .triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
-                                                .hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST};
-    CUpti_PmSampling_GetCounterDataSize_Params size = {
-        .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE,
-        .pPmSamplingObject = obj,
-        .pMetricNames = s->names,
-        .numMetrics = (size_t)fs_timeline_metrics_count,
-        .maxSamples = (uint32_t)ceil((2 * expect_s + PMS_WINDOW_S) * 1e9 / out->interval_ns)};
-    CUptiResult r = cuptiPmSamplingSetConfig(&config);
-    const char *call = "cuptiPmSamplingSetConfig";
-    if (r == CUPTI_SUCCESS && (call = "cuptiPmSamplingGetCounterDataSize", r = cuptiPmSamplingGetCounterDataSize(&size)) ==
-                                  CUPTI_SUCCESS && !(data = malloc(size.counterDataSize)))
-        r = CUPTI_ERROR_OUT_OF_MEMORY;
-    CUpti_PmSampling_CounterDataImage_Initialize_Params init = {
-        .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE,
-        .pPmSamplingObject = obj,
-        .counterDataSize = size.counterDataSize,
-        .pCounterData = data};
-    if (r == CUPTI_SUCCESS)
-        r = (call = "cuptiPmSamplingCounterDataImageInitialize", cuptiPmSamplingCounterDataImageInitialize(&init));
-    int rc = r == CUPTI_SUCCESS ? 0 : fs_cupti_fail(r, call, __FILE__, __LINE__, why, whylen);
+    size_t size = 0;
+    int rc = pm_prepare(s, obj, out->interval_ns, expect_s, &data, &size, why, whylen);
     if (!rc)
-        rc = pm_record(s, obj, data, size.counterDataSize, run, prepare, ctx, &out->truncated, why, whylen);
+        rc = pm_record(s, obj, data, size, run, prepare, ctx, &out->truncated, why, whylen);
     if (!rc)
-        rc = pm_samples(s, obj, data, size.counterDataSize, out, why, whylen);
+        rc = pm_samples(s, obj, data, size, out, why, whylen);
     CUpti_PmSampling_Disable_Params disable = {.structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE,
                                                .pPmSamplingObject = obj};
     cuptiPmSamplingDisable(&disable);
