@@ -46,12 +46,9 @@ int fsr_inside_load(fsr_inside *in, const char *dir, char *err, size_t errlen)
 
 void fsr_inside_free(fsr_inside *in)
 {
-    if (in->have_cost)
-        fs_table_free(&in->cost);
-    if (in->have_hot)
-        fs_table_free(&in->hot);
-    if (in->have_time)
-        fs_table_free(&in->time);
+    fs_table_free(&in->cost); /* a table never read is all zero: nothing to free */
+    fs_table_free(&in->hot);
+    fs_table_free(&in->time);
     memset(in, 0, sizeof *in);
 }
 

@@ -687,20 +687,27 @@ typedef struct {
     char name[96], vars[VARS_LEN];
 } drawn_chart;
 
-/* Chart i's writer for c; what it draws gets its template, its lines in
- * render.sh and a place in *list. 0 (drawn or skipped), or -1 with err. */
-static int draw(chart_ctx *c, int i, FILE *sh, drawn_chart **list, int *n)
+static void skipped(const char *name, int i, const char *why)
+{
+    printf("flashstudy: chart %s (%s) skipped: %s\n", name, charts[i].what, why);
+}
+
+/* Chart i's writer for c; what it draws gets its lines in render.sh and a
+ * place in *list, and the chart's template once (*copied). 0 (drawn or
+ * skipped), or -1 with err. */
+static int draw(chart_ctx *c, int i, FILE *sh, drawn_chart **list, int *n, int *copied)
 {
     int w = charts[i].write(c);
     if (w <= 0) {
         if (!w)
-            printf("flashstudy: chart %s (%s) skipped: %s\n", c->name, charts[i].what, c->skip);
+            skipped(c->name, i, c->skip);
         return w;
     }
     char gp[64];
     snprintf(gp, sizeof gp, "%s.gp", charts[i].name);
-    if (copy_template(gp, c->dir, c->err, c->errlen))
+    if (!*copied && copy_template(gp, c->dir, c->err, c->errlen))
         return -1;
+    *copied = 1;
     var(c, "subtitle", "%s, %s", *fsr_dev(c->r, "name") ? fsr_dev(c->r, "name") : "GPU", c->config);
     var(c, "run_id", "%s", c->r->id);
     for (int k = 0; k < 2; k++) {
@@ -751,15 +758,15 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     fsr_primary_label(&r, label, sizeof label);
     for (int i = 0; i < NCHARTS; i++) {
         chart_ctx c = {.r = &r, .peers = &peers, .in = &in, .dir = dir, .row = -1, .err = err, .errlen = errlen};
-        int rows[MAX_ROWS], n = charts[i].rows ? charts[i].rows(&c, rows, MAX_ROWS) : 1;
+        int rows[MAX_ROWS], n = charts[i].rows ? charts[i].rows(&c, rows, MAX_ROWS) : 1, copied = 0;
         if (!n)
-            printf("flashstudy: chart %s (%s) skipped: %s\n", charts[i].name, charts[i].what, c.skip);
+            skipped(charts[i].name, i, c.skip);
         for (int k = 0; k < n; k++) {
             chart_ctx one = c;
             one.row = charts[i].rows ? rows[k] : -1;
             snprintf(one.name, sizeof one.name, "%s", charts[i].name);
             snprintf(one.config, sizeof one.config, "%s", label);
-            if (draw(&one, i, sh, &list, &drawn))
+            if (draw(&one, i, sh, &list, &drawn, &copied))
                 goto out;
         }
     }

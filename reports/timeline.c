@@ -43,8 +43,9 @@ int fsr_timeline_read(const fsr_run *r, const fsr_inside *in, int row, fsr_timel
     if (!n)
         return 0;
     fsr_timeline_launch(tl);
-    /* The collection puts 0 at the first busy sample already; charts of two
-     * variants line up only if that holds, so it is not taken on trust. */
+    /* The collection starts the clock at the idle sample it keeps before
+     * the launch; charts of two variants line up only when 0 is the first
+     * busy sample, so the times move there. */
     double t0 = tl->t[tl->first <= tl->last ? tl->first : 0];
     for (int i = 0; i < n; i++)
         tl->t[i] -= t0;
