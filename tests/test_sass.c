@@ -14,26 +14,18 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "testkit.h"
 
-static char dir[] = "/tmp/test_sass.XXXXXX";
+static char dir[1100];
 
-static void put(const char *path, const char *text)
+/* path's text, kept until the next call. */
+static const char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static char *slurp(const char *path)
-{
-    static char buf[8192];
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
+    static char *last;
+    free(last);
+    last = tk_slurp(path, NULL);
+    assert_non_null(last);
+    return last;
 }
 
 static const char dump[] =
@@ -47,11 +39,11 @@ static const char dump[] =
 
 static void keeps_the_runs_kernels_only(void **state)
 {
-    char path[256], out[256], why[512] = "";
+    char path[1200], out[1200], why[512] = "";
     snprintf(path, sizeof path, "%s/variants", dir);
     assert_int_equal(mkdir(path, 0777), 0);
     snprintf(path, sizeof path, "%s/variants/01_base.sass", dir);
-    put(path, dump);
+    tk_spit(path, dump);
     const fss_instance one[] = {{1, 32, 128}};
     snprintf(out, sizeof out, "%s/sass.txt", dir);
     if (fs_sass_write(out, dir, one, 1, 90, why, sizeof why))
@@ -71,7 +63,7 @@ static void keeps_the_runs_kernels_only(void **state)
 
     /* A step built for sm_90a is kept on a 9.0 GPU, by its BN. */
     snprintf(path, sizeof path, "%s/variants/16_persistent.sass", dir);
-    put(path, "Fatbin elf code:\n================\narch = sm_90a\n\n\tcode for sm_90a\n"
+    tk_spit(path, "Fatbin elf code:\n================\narch = sm_90a\n\n\tcode for sm_90a\n"
               "\t\tFunction : _Z14fs16_attentionILi128ELi128EEv10fs_problem11fs_tma_maps\n"
               "        /*0000*/ HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n"
               "\t\tFunction : _Z14fs16_attentionILi64ELi128EEv10fs_problem11fs_tma_maps\n"
@@ -121,17 +113,10 @@ static void row_instances(void **state)
     fs_table_free(&t);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (tk_scratch(argv[0], "test-sass", dir, sizeof dir))
         return 1;
-    }
     const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances)};
-    int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd))
-        fprintf(stderr, "could not remove %s\n", dir);
-    return rc;
+    return tk_done(dir, cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -8,24 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "files.h"
 #include "report.h"
 #include "testkit.h"
 
 char *tk_slurp(const char *path, long *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n)
-        n = 0;
-    s[n] = '\0';
-    fclose(f);
-    if (size)
-        *size = n;
+    char err[512];
+    size_t n = 0;
+    char *s = fs_read_file(path, FS_RESULTS_MAX_BYTES, 0, &n, err, sizeof err);
+    if (s && size)
+        *size = (long)n;
     return s;
 }
 
