@@ -58,11 +58,11 @@ CUPTI_LIBDIR := $(firstword $(wildcard $(CUPTI_HOME)/lib64/libcupti.so $(CUDA_LI
 CUPTI_LIBDIR := $(dir $(CUPTI_LIBDIR))
 
 GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=$(CODE)_$(a))
-INCLUDES := -I. -Icore -Ivariants -Iharness -Imetrics -Ireports -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
+INCLUDES := -I. -Icore -Ivariants -Iharness -Imetrics -Ireports -Icli -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -MMD -MP $(INCLUDES)
 # -ftz=true flushes fp32 denormals as Triton's kernels do, so that exp2f is
 # one MUFU.EX2 instruction (step 07 depends on it).
-NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v -Ivariants -Iharness -MMD -MP
+NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v -Icore -Ivariants -Iharness -MMD -MP
 LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpath,$(CUPTI_LIBDIR) \
           -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 
@@ -71,11 +71,11 @@ VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
 # built for compute capability 9.0 alone; the descriptor is the one place
 # that says so.
 SM90A_SRC := $(shell grep -l '^ *\.target = "sm_90a"' $(VARIANT_SRC) /dev/null)
-HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c variants/peer_*.c) variants/registry.c
+HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c cli/*.c variants/peer_*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
 # CUDA objects first: the long nvcc jobs start at once and gcc's fill in.
 LIB_OBJ := $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC)) \
-           $(patsubst %.c,$(BUILD)/%.o,$(filter-out harness/main.c,$(HOST_C)))
+           $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(HOST_C)))
 # One dump per variant object, made with it: a run copies what it needs from
 # these instead of running cuobjdump over the whole binary (about 10 s).
 CUOBJDUMP := $(shell command -v cuobjdump 2>/dev/null)
@@ -102,7 +102,7 @@ $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/
 $(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt)$(comma) building for $(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))_$(subst $(space),$(comma) $(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS))))$(if $(filter compute,$(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))), (PTX: no GPU here to run machine code)))
 endif
 
-$(FS): $(LIB_OBJ) $(BUILD)/harness/main.o
+$(FS): $(LIB_OBJ) $(BUILD)/cli/main.o
 	$(call quiet,LD,$@)$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
@@ -112,7 +112,7 @@ $(BUILD)/%.o: %.c
 # cupti_profiler_host.h includes <string>, a C++ header, although its API is
 # C. An empty `string` in metrics/compat, searched first by the files that
 # include it (through cupti_check.h), lets gcc compile it as C.
-$(BUILD)/metrics/cupti.o $(BUILD)/metrics/sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
+$(BUILD)/metrics/cupti.o $(BUILD)/metrics/pc_sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
 
 # The architectures the CUDA objects were built for, rewritten only when
 # ARCHS changes, so that a change rebuilds them.

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fail.h"
-#include "sampling.h"
+#include "pc_sampling.h"
 
 #define HOT_TOP 5         /* lines of each step in the report */
 #define WAIT_TOP 3        /* reasons of each step in the sentence over all samples */

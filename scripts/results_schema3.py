@@ -6,7 +6,7 @@ row was a step of the chain at a square block: kind is step, bm, bn, bm_run
 and bn_run are its tile, library is empty; roofline_pct becomes
 roofline_ratio (the same quotient, not in percent: a wgmma kernel exceeds the
 mma.sync ceiling it is held against). The fixed columns follow
-harness/results.h (the one list of them); the metric columns keep their
+core/results.h (the one list of them); the metric columns keep their
 order after them. Values are copied unchanged; each file is replaced whole.
 
     python3 scripts/results_schema3.py results/*/results.csv
@@ -17,7 +17,7 @@ import re
 import sys
 
 OLD = "# flashstudy results schema "
-HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness", "results.h")
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "results.h")
 
 
 def fixed_columns():

@@ -36,7 +36,7 @@
 
 #include <cuda_runtime_api.h>
 #include "options.h"
-#include "run.h"
+#include "study.h"
 #include "table.h"
 
 static int passed, failed;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """results.csv as other programs see it: every checked-in run and the test
 fixture read by Python's csv module with default options (as pandas, DuckDB
-and spreadsheets read it), its columns those of harness/results.h, and
+and spreadsheets read it), its columns those of core/results.h, and
 scripts/results_schema3.py turning the schema 2 form of the fixture back into
 the fixture byte for byte. Closes with "results-csv: N passed, N failed"."""
 import csv
@@ -24,16 +24,16 @@ def check(ok, what):
         print(f"results-csv: FAILED: {what}", file=sys.stderr)
 
 
-with open("harness/results.h") as f:
+with open("core/results.h") as f:
     fixed = re.findall(r'^\s*X\(\w+, "(\w+)"', f.read(), re.M)
-check(len(fixed) > 30, f"harness/results.h lists {len(fixed)} columns")
+check(len(fixed) > 30, f"core/results.h lists {len(fixed)} columns")
 
 for path in sorted(glob.glob("results/*/results.csv")) + ["tests/fixtures/run/results.csv"]:
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     cols = list(rows[0].keys()) if rows else []
     check(cols[:1] == ["schema_version"], f"{path}: first column {cols[:1]}, not schema_version")
-    check(cols[1:len(fixed) + 1] == fixed, f"{path}: the fixed columns differ from harness/results.h")
+    check(cols[1:len(fixed) + 1] == fixed, f"{path}: the fixed columns differ from core/results.h")
     check(cols[-1:] == ["metrics_note"], f"{path}: the last column is {cols[-1:]}, not metrics_note")
     check(all(r["schema_version"] == "3" for r in rows), f"{path}: a schema_version other than 3")
     check(all(None not in r and None not in r.values() for r in rows), f"{path}: a row of the wrong length")

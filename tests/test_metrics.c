@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
-#include "sampling.h"
+#include "pc_sampling.h"
 #include "results.h"
 
 /* Every CUPTI name the table uses: its rows' and the parts of computed rows. */

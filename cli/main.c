@@ -7,7 +7,7 @@
 #include "metrics.h"
 #include "options.h"
 #include "report.h"
-#include "run.h"
+#include "study.h"
 #include "table.h"
 #include "variant.h"
 

@@ -64,7 +64,7 @@ extern const fs_column fs_result_columns[FS_COL_COUNT];
  * columns (the variant, the mode, the shape asked for), which tie it to its
  * row; then inside.csv's and hotspots.csv's own columns (NULL-terminated),
  * and timeline.csv's: t_s, dt_s, then fs_timeline_metrics' columns. Written
- * by harness/run.c, read by reports/inside.c. */
+ * by harness/study.c, read by reports/inside.c. */
 extern const int fs_inside_keys[];
 extern const int fs_inside_nkeys;
 extern const char *const fs_inside_columns[];

@@ -2,7 +2,7 @@
  * allocate, validate, time, profile, read static resources and derive the
  * model's columns; one CSV row each, the whole file rewritten after every
  * variant so that finished rows survive anything that follows. */
-#include "run.h"
+#include "study.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,7 +20,7 @@
 #include "model.h"
 #include "report.h"
 #include "results.h"
-#include "sampling.h"
+#include "pc_sampling.h"
 #include "shape.h"
 #include "table.h"
 #include "validate.h"

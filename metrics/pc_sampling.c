@@ -2,7 +2,7 @@
  * warps were and what they waited on, per source line; and counters over the
  * time of one launch. Each view is one extra launch of a variant that has
  * been validated and timed, so neither can touch a timed number. */
-#include "sampling.h"
+#include "pc_sampling.h"
 #include "cupti_check.h"
 #include "fail.h"
 
