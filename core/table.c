@@ -3,6 +3,7 @@
  * silently but wrongly would corrupt a report: every malformed input is one
  * sentence in err naming the file and the line. */
 #include "table.h"
+#include "alloc.h"
 #include "fail.h"
 #include "files.h"
 
@@ -12,30 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "flashstudy: out of memory (%zu bytes)\n", n);
-        exit(1);
-    }
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(xrealloc(NULL, n), s, n);
-}
-
 void fs_table_init(fs_table *t, int ncols, const char *const *header)
 {
     t->ncols = ncols;
     t->nrows = t->cap = 0;
     t->cells = NULL;
-    t->header = xrealloc(NULL, (size_t)ncols * sizeof *t->header);
+    t->header = fs_realloc(NULL, (size_t)ncols * sizeof *t->header);
     for (int c = 0; c < ncols; c++)
-        t->header[c] = xstrdup(header[c]);
+        t->header[c] = fs_strdup(header[c]);
 }
 
 void fs_table_free(fs_table *t)
@@ -53,11 +38,11 @@ void fs_table_add(fs_table *t, const char *const *cells)
 {
     if (t->nrows == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 16;
-        t->cells = xrealloc(t->cells, (size_t)t->cap * t->ncols * sizeof *t->cells);
+        t->cells = fs_realloc(t->cells, (size_t)t->cap * t->ncols * sizeof *t->cells);
     }
     char **row = t->cells + (size_t)t->nrows * t->ncols;
     for (int c = 0; c < t->ncols; c++)
-        row[c] = xstrdup(cells[c] ? cells[c] : "");
+        row[c] = fs_strdup(cells[c] ? cells[c] : "");
     t->nrows++;
 }
 
@@ -66,7 +51,7 @@ void fs_table_set_row(fs_table *t, int r, const char *const *cells)
     char **row = t->cells + (size_t)r * t->ncols;
     for (int c = 0; c < t->ncols; c++) {
         free(row[c]);
-        row[c] = xstrdup(cells[c] ? cells[c] : "");
+        row[c] = fs_strdup(cells[c] ? cells[c] : "");
     }
 }
 
@@ -107,7 +92,7 @@ static void put(csv *r, char ch)
 {
     if (r->len + 1 >= r->cap) {
         r->cap = r->cap ? 2 * r->cap : 64;
-        r->buf = xrealloc(r->buf, r->cap);
+        r->buf = fs_realloc(r->buf, r->cap);
     }
     r->buf[r->len++] = ch;
 }
@@ -172,9 +157,9 @@ static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err
         put(r, '\0');
         if (*n == cap) {
             cap = cap ? 2 * cap : 8;
-            *cells = xrealloc(*cells, (size_t)cap * sizeof **cells);
+            *cells = fs_realloc(*cells, (size_t)cap * sizeof **cells);
         }
-        (*cells)[(*n)++] = xstrdup(r->buf);
+        (*cells)[(*n)++] = fs_strdup(r->buf);
         if (at_eol(r)) {
             skip_eol(r);
             return 0;

@@ -1,6 +1,7 @@
 /* The host side of validation: fp16 conversions, seeded inputs, attention in
  * double precision, and the element-by-element comparison. */
 #include "reference.h"
+#include "alloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -81,14 +82,10 @@ void fs_reference_cpu(const fs_problem *p, const uint16_t *q, const uint16_t *k,
     const int n = p->seq, d = p->head_dim, group = p->heads_q / p->heads_kv;
     /* One head's keys transposed ([d][n]) and values ([n][d]) in double, so
      * both inner loops run over contiguous memory. */
-    double *kt = malloc((size_t)n * d * sizeof *kt);
-    double *vd = malloc((size_t)n * d * sizeof *vd);
-    double *qd = malloc((size_t)d * sizeof *qd);
-    double *s = malloc((size_t)n * sizeof *s);
-    if (!kt || !vd || !qd || !s) {
-        fprintf(stderr, "flashstudy: out of memory for the CPU reference (N=%d, D=%d)\n", n, d);
-        exit(1);
-    }
+    double *kt = fs_alloc((size_t)n * d * sizeof *kt);
+    double *vd = fs_alloc((size_t)n * d * sizeof *vd);
+    double *qd = fs_alloc((size_t)d * sizeof *qd);
+    double *s = fs_alloc((size_t)n * sizeof *s);
     for (int b = 0; b < p->batch; b++)
         for (int h = 0; h < p->heads_q; h++) {
             const int hk = h / group;

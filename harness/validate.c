@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "check.h"
 #include "fail.h"
 
@@ -160,16 +161,6 @@ static int download(void *host, const void *dev, size_t bytes)
     return 0;
 }
 
-static void *xmalloc(size_t n)
-{
-    void *x = malloc(n ? n : 1);
-    if (!x) {
-        fprintf(stderr, "flashstudy: out of host memory (%.2f GiB)\n", n / GIB);
-        exit(1);
-    }
-    return x;
-}
-
 /* The fp32 GPU reference into in->ref as double. */
 static int reference_gpu(fs_inputs *in, const fs_problem *p, char *why, size_t whylen)
 {
@@ -189,7 +180,7 @@ static int reference_gpu(fs_inputs *in, const fs_problem *p, char *why, size_t w
         cudaGetLastError();
         return fs_fail(why, whylen, "the GPU reference kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
     }
-    float *host = xmalloc(n * sizeof *host);
+    float *host = fs_alloc(n * sizeof *host);
     int rc = download(host, dev, n * sizeof *dev);
     cudaFree(dev);
     for (size_t i = 0; !rc && i < n; i++)
@@ -204,11 +195,11 @@ int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char
     /* One buffer drawn from one seed: q, k and v never share values. */
     size_t nq = q_elems(p), nk = k_elems(p), nv = v_elems(p);
     memset(in, 0, sizeof *in);
-    in->q = xmalloc((nq + nk + nv) * sizeof *in->q);
+    in->q = fs_alloc((nq + nk + nv) * sizeof *in->q);
     in->k = in->q + nq;
     in->v = in->k + nk;
     fs_fill_random(in->q, nq + nk + nv, seed);
-    in->ref = xmalloc(out_elems(p) * sizeof *in->ref);
+    in->ref = fs_alloc(out_elems(p) * sizeof *in->ref);
     if (!kind) {
         unsigned long long macs = (unsigned long long)out_elems(p) * p->seq;
         kind = macs <= FS_CPU_REF_MAX_MACS ? "cpu" : "gpu";
@@ -239,7 +230,7 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
     e = cudaStreamSynchronize(p->stream);
     if (e != cudaSuccess)
         return fs_fail(why, whylen, "the kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
-    uint16_t *out = xmalloc(o_elems(p) * sizeof *out);
+    uint16_t *out = fs_alloc(o_elems(p) * sizeof *out);
     if (download(out, p->o, o_elems(p) * 2)) {
         free(out);
         return cuda_fail(why, whylen, "copying the output back");
