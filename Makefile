@@ -112,7 +112,7 @@ $(BUILD)/%.o: %.c
 # cupti_profiler_host.h includes <string>, a C++ header, although its API is
 # C. An empty `string` in metrics/compat, searched first by the files that
 # include it (through cupti_check.h), lets gcc compile it as C.
-$(BUILD)/metrics/cupti.o $(BUILD)/metrics/pc_sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
+$(BUILD)/metrics/cupti.o $(BUILD)/metrics/pc_sampling.o $(BUILD)/metrics/pm_sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
 
 # The architectures the CUDA objects were built for, rewritten only when
 # ARCHS changes, so that a change rebuilds them.

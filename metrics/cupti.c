@@ -7,6 +7,7 @@
 #include "metrics.h"
 #include "cupti_check.h"
 #include "fail.h"
+#include "trace.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -558,4 +559,27 @@ void fs_profiler_close(fs_profiler *p)
     free(p->config);
     free(p->counter_data);
     free(p);
+}
+
+/* The sampled call, run to completion: 0, or -1 with why (a launch that
+ * failed without a CUDA error is a library's status, turned into -1). */
+int fs_sampled_call(int (*run)(void *), void *ctx, char *why, size_t len)
+{
+    const int rc = run(ctx);
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess)
+        return fs_fail(why, len, "the sampled launch failed: %s", cudaGetErrorString(e));
+    return rc ? fs_fail(why, len, "the sampled launch failed: its launch returned an error") : 0;
+}
+
+/* prepare(ctx), the L2 flush before a sampled call (none when NULL), run to
+ * completion: 0, or -1 with why. */
+int fs_sampled_prepare(void (*prepare)(void *), void *ctx, char *why, size_t len)
+{
+    if (!prepare)
+        return 0;
+    prepare(ctx);
+    const cudaError_t e = cudaDeviceSynchronize();
+    return e == cudaSuccess ? 0 : fs_fail(why, len, "the L2 flush before the sampled launch failed: %s",
+                                          cudaGetErrorString(e));
 }

@@ -1,6 +1,6 @@
 /* One error check for every CUPTI API (Range Profiler, Profiler Host,
  * Activity): the sentence names the call, file and line, and the cause and
- * fix where CUPTI's code tells them. And what the Range Profiler and PM
+ * fix where CUPTI's code tells them. And what the Range Profiler, PC and PM
  * sampling share. */
 #ifndef FS_CUPTI_CHECK_H
 #define FS_CUPTI_CHECK_H
@@ -37,5 +37,12 @@ void fs_cupti_host_close(CUpti_Profiler_Host_Object *host);
  * why. */
 int fs_cupti_config_image(CUpti_Profiler_Host_Object *host, const char **names, int count, uint8_t **image,
                           size_t *size, int *passes, char *why, size_t len);
+
+/* What PC and PM sampling share: the sampled call run(ctx), run to
+ * completion (0, or -1 with why; a launch that failed without a CUDA error
+ * is a library's status, turned into -1), and prepare(ctx) before it (the L2
+ * flush; none when NULL), run to completion. */
+int fs_sampled_call(int (*run)(void *), void *ctx, char *why, size_t len);
+int fs_sampled_prepare(void (*prepare)(void *), void *ctx, char *why, size_t len);
 
 #endif

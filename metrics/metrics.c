@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* GH100 names, each checked with CUPTI's host API (tests/test_metrics.c does
  * it again on every build). A column ends in its unit, so the CSV header says
@@ -140,16 +139,6 @@ void fs_metrics_derive(const fs_metric *metrics, int count, double *values)
         double sum = a >= 0 && b >= 0 ? values[a] + values[b] : 0;
         values[i] = sum > 0 && values[a] >= 0 && values[b] >= 0 ? 100.0 * values[a] / sum : NAN;
     }
-}
-
-void fs_trace(const char *what, double *mark)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    const double now = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-    if (what && getenv("FLASHSTUDY_PROFILE_TRACE"))
-        fprintf(stderr, "flashstudy trace: %s: %.2f ms\n", what, 1e3 * (now - *mark));
-    *mark = now;
 }
 
 void fs_metrics_print(void)

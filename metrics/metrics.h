@@ -108,9 +108,4 @@ void fs_kernel_record_from_cupti(const void *activity, fs_kernel_record *rec);
 /* Index of the longest-running kernel in rec[0..n), or -1 when n < 1. */
 int fs_kernel_longest(const fs_kernel_record *rec, int n);
 
-/* With FLASHSTUDY_PROFILE_TRACE set, "flashstudy trace: <what>: <ms> ms",
- * the time since *mark, to stderr; always moves *mark to now. With what NULL
- * it only sets the mark. For the profiler's and the study's fixed costs. */
-void fs_trace(const char *what, double *mark);
-
 #endif

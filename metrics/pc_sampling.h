@@ -1,13 +1,9 @@
-/* The views inside a kernel, one extra launch each, never during timing:
- * CUPTI's PC sampling (where the warps were, per source line, and what they
- * waited on) and PM sampling (counters over the time of one launch). */
-#ifndef FS_SAMPLING_H
-#define FS_SAMPLING_H
+/* Hot lines: CUPTI's PC sampling of one extra launch, never during timing:
+ * where the warps were, per source line, and what they waited on. */
+#ifndef FS_PC_SAMPLING_H
+#define FS_PC_SAMPLING_H
 
 #include <stddef.h>
-#include "metrics.h"
-
-/* ---- hot lines: PC sampling ---- */
 
 #define FS_HOT_STALLS 3 /* stall reasons kept per line */
 
@@ -51,33 +47,5 @@ void fs_pcsampler_close(fs_pcsampler *s);
  * "smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued" -> NULL (a
  * subset of the former: counting both would count its samples twice). */
 const char *fs_stall_short(const char *cupti, char *buf, size_t len);
-
-/* ---- timeline: PM sampling ---- */
-
-typedef struct {
-    int n;            /* samples kept */
-    double *t, *dt;   /* start (s, from the first kept sample) and length of each */
-    double *v;        /* v[i * fs_timeline_metrics_count + k] (metrics/metrics.h) */
-    double interval_ns;
-    int truncated;    /* the counter data image filled before the launch ended */
-} fs_timeline;
-
-typedef struct fs_pmsampler fs_pmsampler;
-
-/* The PM sampling configuration for the current device: open it before the
- * Range Profiler is enabled (the counter availability query needs the
- * counters free). NULL with why when CUPTI refuses. */
-fs_pmsampler *fs_pmsampler_open(char *why, size_t whylen);
-/* Samples fs_timeline_metrics during one call run(ctx), prepare(ctx) (the L2
- * flush; may be NULL) having run to completion before, at an interval
- * chosen for a call of about expect_s seconds. The idle samples before and
- * after the call are cut (one kept each side). 0, or -1 with why. */
-int fs_pmsampler_collect(fs_pmsampler *s, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
-                         double expect_s, fs_timeline *out, char *why, size_t whylen);
-void fs_timeline_free(fs_timeline *t);
-/* Checks with CUPTI's host API alone (no GPU) that chip ("GH100") knows the
- * timeline's metrics and samples them in one pass. 0, or -1 with why. */
-int fs_timeline_check(const char *chip, char *why, size_t whylen);
-void fs_pmsampler_close(fs_pmsampler *s);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "metrics.h"
 #include "pc_sampling.h"
+#include "pm_sampling.h"
 #include "results.h"
 
 /* Every CUPTI name the table uses: its rows' and the parts of computed rows. */
