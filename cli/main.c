@@ -131,9 +131,11 @@ static int cmd_hotspots(const fs_options *o, int argc, char **argv)
     return finish(fs_hotspots_print(run, o->top, stdout, err, sizeof err), err);
 }
 
+static int cmd_study(const fs_options *o, int argc, char **argv) { return fs_study(&o->study, argc, argv); }
+
 static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
-    [FS_CMD_LIST] = cmd_list,       [FS_CMD_METRICS] = cmd_metrics, [FS_CMD_RUN] = fs_study,
-    [FS_CMD_SWEEP] = fs_study,      [FS_CMD_REPORT] = cmd_report,   [FS_CMD_COMPARE] = cmd_compare,
+    [FS_CMD_LIST] = cmd_list,       [FS_CMD_METRICS] = cmd_metrics, [FS_CMD_RUN] = cmd_study,
+    [FS_CMD_SWEEP] = cmd_study,      [FS_CMD_REPORT] = cmd_report,   [FS_CMD_COMPARE] = cmd_compare,
     [FS_CMD_PLOTS] = cmd_plots,     [FS_CMD_HOTSPOTS] = cmd_hotspots,
 };
 

@@ -109,12 +109,12 @@ static int set_tile(fs_options *o, const spec *s, const char *value, char *err, 
     if (o->cmd != FS_CMD_SWEEP && strchr(value, ','))
         return fs_fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
                        s->name, commands[o->cmd].name, value);
-    o->bm.n = o->bn.n = 0;
+    o->study.bm.n = o->study.bn.n = 0;
     const char *item = value;
     for (;;) {
         size_t len = strcspn(item, ",");
         char buf[64];
-        if (o->bm.n == FS_LIST_MAX)
+        if (o->study.bm.n == FS_LIST_MAX)
             return fs_fail(err, errlen, "%s lists more than %d values", s->name, FS_LIST_MAX);
         if (len >= sizeof buf)
             return fs_fail(err, errlen, "%s \"%.20s...\" is too long for a block shape", s->name, item);
@@ -127,11 +127,11 @@ static int set_tile(fs_options *o, const spec *s, const char *value, char *err, 
             parse_positive(s->name, x ? x + 1 : buf, &bn, err, errlen))
             return fs_fail(err, errlen, "%s takes BMxBN or N (N x N) of positive integers, such as 128x64 "
                            "or 64, not \"%.*s\"", s->name, (int)len, item);
-        for (int i = 0; i < o->bm.n; i++)
-            if (o->bm.v[i] == bm && o->bn.v[i] == bn)
+        for (int i = 0; i < o->study.bm.n; i++)
+            if (o->study.bm.v[i] == bm && o->study.bn.v[i] == bn)
                 return fs_fail(err, errlen, "%s lists %dx%d twice", s->name, bm, bn);
-        o->bm.v[o->bm.n++] = bm;
-        o->bn.v[o->bn.n++] = bn;
+        o->study.bm.v[o->study.bm.n++] = bm;
+        o->study.bn.v[o->study.bn.n++] = bn;
         if (!item[len])
             return 0;
         item += len + 1;
@@ -187,7 +187,7 @@ static int set_mode(fs_options *o, const spec *s, const char *value, char *err, 
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
         return fs_fail(err, errlen, "%s must be cold or hot, not \"%s\"", s->name, value);
-    o->hot = !strcmp(value, "hot");
+    o->study.hot = !strcmp(value, "hot");
     return 0;
 }
 
@@ -228,10 +228,10 @@ static int set_variants(fs_options *o, const spec *s, const char *value, char *e
             chosen[i] |= fs_variants[i] == v;
     }
     /* Registry order, whatever order the list used. */
-    o->nvariants = 0;
+    o->study.nvariants = 0;
     for (int i = 0; i < fs_variant_count; i++)
         if (chosen[i])
-            o->variants[o->nvariants++] = fs_variants[i];
+            o->study.variants[o->study.nvariants++] = fs_variants[i];
 done:
     free(chosen);
     free(copy);
@@ -255,20 +255,20 @@ static int add_metrics(fs_options *o, const char *opt, char *text, char *err, si
             if (strspn(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(tok))
                 return fs_fail(err, errlen, "%s: \"%s\" is not a metric name (letters, digits, '_' and '.')", opt, tok);
             int dup = 0;
-            for (int i = 0; i < o->nmetrics; i++)
-                dup |= !strcmp(o->metrics[i], tok);
+            for (int i = 0; i < o->study.nmetrics; i++)
+                dup |= !strcmp(o->study.metrics[i], tok);
             if (dup)
                 continue;
-            if (o->nmetrics == METRICS_MAX)
+            if (o->study.nmetrics == METRICS_MAX)
                 return fs_fail(err, errlen, "%s names more than %d metrics", opt, METRICS_MAX);
-            char **grown = realloc(o->metrics, (size_t)(o->nmetrics + 1) * sizeof *grown);
-            if (!grown || !(grown[o->nmetrics] = strdup(tok))) {
+            char **grown = realloc(o->study.metrics, (size_t)(o->study.nmetrics + 1) * sizeof *grown);
+            if (!grown || !(grown[o->study.nmetrics] = strdup(tok))) {
                 if (grown)
-                    o->metrics = grown;
+                    o->study.metrics = grown;
                 return fs_fail(err, errlen, "out of memory");
             }
-            o->metrics = grown;
-            o->nmetrics++;
+            o->study.metrics = grown;
+            o->study.nmetrics++;
         }
     }
     return 0;
@@ -286,9 +286,9 @@ static int set_metrics(fs_options *o, const spec *s, const char *value, char *er
     } else if (!(text = strdup(value))) {
         return fs_fail(err, errlen, "out of memory");
     }
-    int before = o->nmetrics, rc = add_metrics(o, s->name, text, err, errlen);
+    int before = o->study.nmetrics, rc = add_metrics(o, s->name, text, err, errlen);
     free(text);
-    if (!rc && o->nmetrics == before)
+    if (!rc && o->study.nmetrics == before)
         rc = fs_fail(err, errlen, "%s \"%s\" names no new metric", s->name, value);
     return rc;
 }
@@ -298,30 +298,30 @@ static int set_metrics(fs_options *o, const spec *s, const char *value, char *er
 #define AT(f) offsetof(fs_options, f)
 
 static const spec specs[] = {
-    {"--batch", "N", STUDY, set_sizes, AT(batch), 0, "batch size"},
-    {"--seq", "N", STUDY, set_sizes, AT(seq), 0, "sequence length, queries and keys"},
-    {"--heads-q", "N", STUDY, set_sizes, AT(heads_q), 0, "query heads"},
-    {"--heads-kv", "N", STUDY, set_sizes, AT(heads_kv), 0, "key/value heads, dividing --heads-q"},
-    {"--head-dim", "D", STUDY, set_sizes, AT(head_dim), 0, "head dimension"},
+    {"--batch", "N", STUDY, set_sizes, AT(study.batch), 0, "batch size"},
+    {"--seq", "N", STUDY, set_sizes, AT(study.seq), 0, "sequence length, queries and keys"},
+    {"--heads-q", "N", STUDY, set_sizes, AT(study.heads_q), 0, "query heads"},
+    {"--heads-kv", "N", STUDY, set_sizes, AT(study.heads_kv), 0, "key/value heads, dividing --heads-q"},
+    {"--head-dim", "D", STUDY, set_sizes, AT(study.head_dim), 0, "head dimension"},
     {"--tile", "BMxBN|N", STUDY, set_tile, 0, 0,
      "block shape: query rows per block x key rows per step; N means NxN"},
-    {"--causal", NULL, STUDY, set_flag, AT(causal), 1, "causal mask"},
-    {"--no-causal", NULL, STUDY, set_flag, AT(causal), 0, "no mask"},
+    {"--causal", NULL, STUDY, set_flag, AT(study.causal), 1, "causal mask"},
+    {"--no-causal", NULL, STUDY, set_flag, AT(study.causal), 0, "no mask"},
     {"--variants", "LIST", STUDY, set_variants, 0, 0,
      "ids (step numbers, peer slugs) or slugs, comma-separated (default: every step and every peer)"},
-    {"--reps", "N", STUDY, set_reps, AT(reps), 0, "minimum timed repetitions (default 30, at most 2000)"},
+    {"--reps", "N", STUDY, set_reps, AT(study.reps), 0, "minimum timed repetitions (default 30, at most 2000)"},
     {"--mode", "cold|hot", STUDY, set_mode, 0, 0, "cold: flush the L2 before every repetition (default)"},
-    {"--time-budget", "SECONDS", STUDY, set_seconds, AT(time_budget), 0,
+    {"--time-budget", "SECONDS", STUDY, set_seconds, AT(study.time_budget), 0,
      "timing budget per variant and configuration (default 2)"},
-    {"--seed", "N", STUDY, set_seed, AT(seed), 0, "seed of the random inputs (default 1)"},
+    {"--seed", "N", STUDY, set_seed, AT(study.seed), 0, "seed of the random inputs (default 1)"},
     {"--metrics", "NAME,...|@FILE", STUDY, set_metrics, 0, 0, "CUPTI metrics to add to the default table"},
-    {"--no-profile", NULL, STUDY, set_flag, AT(no_profile), 1,
+    {"--no-profile", NULL, STUDY, set_flag, AT(study.no_profile), 1,
      "no counters; each variant still runs once in an NVTX range `profile` for ncu"},
-    {"--hotspots", NULL, STUDY, set_flag, AT(hotspots), 1,
+    {"--hotspots", NULL, STUDY, set_flag, AT(study.hotspots), 1,
      "hot source lines: one more launch a variant under PC sampling, stall reasons per line (hotspots.csv)"},
-    {"--timeline", NULL, STUDY, set_flag, AT(timeline), 1,
+    {"--timeline", NULL, STUDY, set_flag, AT(study.timeline), 1,
      "counters over time: one more launch a variant under PM sampling (timeline.csv)"},
-    {"--force", NULL, STUDY, set_flag, AT(force), 1, "allow an existing --out folder"},
+    {"--force", NULL, STUDY, set_flag, AT(study.force), 1, "allow an existing --out folder"},
     {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
      "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
     {"--top", "N", C(HOTSPOTS), set_top, AT(top), 0, "hotspots: lines shown per variant (default 10)"},
@@ -363,7 +363,7 @@ static int check_out(const fs_options *o, char *err, size_t errlen)
 {
     struct stat st;
     if (!stat(o->out, &st)) {
-        if (!o->force)
+        if (!o->study.force)
             return fs_fail(err, errlen, "--out %s already exists; choose a new folder, or pass --force to write into it",
                         o->out);
         if (!S_ISDIR(st.st_mode))
@@ -391,25 +391,25 @@ static int check_out(const fs_options *o, char *err, size_t errlen)
 
 static int check_study(const fs_options *o, char *err, size_t errlen)
 {
-    for (int i = 0; i < o->heads_q.n; i++)
-        for (int j = 0; j < o->heads_kv.n; j++)
-            if (o->heads_q.v[i] % o->heads_kv.v[j])
+    for (int i = 0; i < o->study.heads_q.n; i++)
+        for (int j = 0; j < o->study.heads_kv.n; j++)
+            if (o->study.heads_q.v[i] % o->study.heads_kv.v[j])
                 return fs_fail(err, errlen, "--heads-q %d is not a multiple of --heads-kv %d "
                             "(query heads share key/value heads in equal groups)",
-                            o->heads_q.v[i], o->heads_kv.v[j]);
+                            o->study.heads_q.v[i], o->study.heads_kv.v[j]);
     /* Every buffer size must be a size_t with room to spare: refuse shapes
      * whose q tensor alone would pass 2^44 bytes (16 TiB). */
-    for (int b = 0; b < o->batch.n; b++)
-        for (int h = 0; h < o->heads_q.n; h++)
-            for (int n = 0; n < o->seq.n; n++)
-                for (int d = 0; d < o->head_dim.n; d++) {
-                    double bytes = 2.0 * o->batch.v[b] * o->heads_q.v[h] * o->seq.v[n] * o->head_dim.v[d];
+    for (int b = 0; b < o->study.batch.n; b++)
+        for (int h = 0; h < o->study.heads_q.n; h++)
+            for (int n = 0; n < o->study.seq.n; n++)
+                for (int d = 0; d < o->study.head_dim.n; d++) {
+                    double bytes = 2.0 * o->study.batch.v[b] * o->study.heads_q.v[h] * o->study.seq.v[n] * o->study.head_dim.v[d];
                     if (bytes > 17592186044416.0)
                         return fs_fail(err, errlen, "--batch %d --heads-q %d --seq %d --head-dim %d: the query "
-                                       "tensor alone would take %.3g TB", o->batch.v[b], o->heads_q.v[h],
-                                       o->seq.v[n], o->head_dim.v[d], bytes / 1e12);
+                                       "tensor alone would take %.3g TB", o->study.batch.v[b], o->study.heads_q.v[h],
+                                       o->study.seq.v[n], o->study.head_dim.v[d], bytes / 1e12);
                 }
-    if (o->nmetrics && o->no_profile)
+    if (o->study.nmetrics && o->study.no_profile)
         return fs_fail(err, errlen, "--metrics and --no-profile contradict each other: counters are collected only "
                     "when profiling");
     return o->out ? check_out(o, err, errlen) : 0;
@@ -419,29 +419,29 @@ static void set_defaults(fs_options *o, fs_command cmd)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
-    o->batch = (fs_ints){1, {fs_log_shape.batch}};
-    o->seq = (fs_ints){1, {fs_log_shape.seq}};
-    o->heads_q = (fs_ints){1, {fs_log_shape.heads_q}};
-    o->heads_kv = (fs_ints){1, {fs_log_shape.heads_kv}};
-    o->head_dim = (fs_ints){1, {fs_log_shape.head_dim}};
-    o->bm = (fs_ints){1, {fs_log_shape.bm}};
-    o->bn = (fs_ints){1, {fs_log_shape.bn}};
-    o->causal = fs_log_shape.causal;
-    o->reps = 30;
-    o->seed = 1;
-    o->time_budget = 2.0;
+    o->study.batch = (fs_ints){1, {fs_log_shape.batch}};
+    o->study.seq = (fs_ints){1, {fs_log_shape.seq}};
+    o->study.heads_q = (fs_ints){1, {fs_log_shape.heads_q}};
+    o->study.heads_kv = (fs_ints){1, {fs_log_shape.heads_kv}};
+    o->study.head_dim = (fs_ints){1, {fs_log_shape.head_dim}};
+    o->study.bm = (fs_ints){1, {fs_log_shape.bm}};
+    o->study.bn = (fs_ints){1, {fs_log_shape.bn}};
+    o->study.causal = fs_log_shape.causal;
+    o->study.reps = 30;
+    o->study.seed = 1;
+    o->study.time_budget = 2.0;
     o->top = 10;
 }
 
 int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char *err, size_t errlen)
 {
     set_defaults(o, cmd);
-    o->variants = malloc(((size_t)fs_variant_count + 1) * sizeof *o->variants);
-    if (!o->variants)
+    o->study.variants = malloc(((size_t)fs_variant_count + 1) * sizeof *o->study.variants);
+    if (!o->study.variants)
         return fs_fail(err, errlen, "out of memory");
     for (int i = 0; i < fs_variant_count; i++)
-        o->variants[i] = fs_variants[i];
-    o->nvariants = fs_variant_count;
+        o->study.variants[i] = fs_variants[i];
+    o->study.nvariants = fs_variant_count;
 
     const int max_args = cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS || cmd == FS_CMD_HOTSPOTS ? 1 : 0;
     for (int i = 0; i < argc; i++) {
@@ -479,16 +479,18 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         return fs_fail(err, errlen, "--markdown and --ids are two different listings: choose one");
     if (o->readme && o->out)
         return fs_fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
+    o->study.sweep = cmd == FS_CMD_SWEEP;
+    o->study.out = o->out;
     return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;
 }
 
 void fs_options_free(fs_options *o)
 {
-    for (int i = 0; i < o->nmetrics; i++)
-        free(o->metrics[i]);
-    free(o->metrics);
-    free(o->variants);
-    o->metrics = NULL;
-    o->variants = NULL;
-    o->nmetrics = 0;
+    for (int i = 0; i < o->study.nmetrics; i++)
+        free(o->study.metrics[i]);
+    free(o->study.metrics);
+    free(o->study.variants);
+    o->study.metrics = NULL;
+    o->study.variants = NULL;
+    o->study.nmetrics = 0;
 }

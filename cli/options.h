@@ -4,9 +4,8 @@
 #define FS_OPTIONS_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
-#include "variant.h"
+#include "study.h"
 
 typedef enum {
     FS_CMD_LIST,
@@ -20,31 +19,10 @@ typedef enum {
     FS_CMD_COUNT
 } fs_command;
 
-/* A size option: one value for `run`, a comma list for `sweep`. */
-#define FS_LIST_MAX 32
-typedef struct {
-    int n;
-    int v[FS_LIST_MAX];
-} fs_ints;
-
 typedef struct {
     fs_command cmd;
-    /* run, sweep */
-    fs_ints batch, seq, heads_q, heads_kv, head_dim;
-    fs_ints bm, bn;               /* --tile: the block shapes, pairwise */
-    int causal;
-    const fs_variant **variants;  /* registry order, no repeats */
-    int nvariants;
-    int reps;                     /* minimum timed repetitions */
-    int hot;                      /* 0: cold (L2 flushed before every repetition) */
-    int force;                    /* --out may exist */
-    char **metrics;               /* extra CUPTI metrics (--metrics), owned */
-    int nmetrics;
-    int no_profile;
-    int hotspots, timeline;       /* the views inside a kernel: PC and PM sampling */
-    uint64_t seed;
-    double time_budget;           /* seconds per variant and configuration */
-    /* run, sweep: the run folder; report: the markdown file; plots: the folder */
+    fs_study_spec study;          /* run, sweep */
+    /* run, sweep: the run folder; report, compare: the markdown file; plots: the folder */
     const char *out;
     /* list --markdown, list --ids, metrics --names, report --readme */
     int markdown, ids, names, readme;

@@ -1,4 +1,4 @@
-/* Static instruction mix from `cuobjdump --dump-sass`: per kernel of one
+/* Machine code from `cuobjdump --dump-sass`: per kernel of one
  * architecture, instructions counted by class, summed per variant; and the
  * run's sass.txt, cut from the dumps that `make` wrote per variant. */
 #include <ctype.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "sass.h"
 #include "fail.h"
-#include "report.h"
-#include "rundata.h"
+#include "files.h"
 
 const char *const fss_names[FSS_COUNT] = {
     [FSS_MMA] = "MMA", [FSS_FFMA] = "FFMA", [FSS_FMUL] = "FMUL", [FSS_FADD] = "FADD",
@@ -118,7 +118,9 @@ int fss_row_instance(const fs_table *t, int row, fss_instance *out)
     const double bn = fs_table_num(t, row, "bn_run");
     if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || !(bn > 0))
         return 0;
-    *out = (fss_instance){atoi(fs_table_get(t, row, "variant")), (int)bn, (int)fs_table_num(t, row, "head_dim")};
+    *out = (fss_instance){atoi(fs_table_get(t, row, "variant")), (int)bn, (int)fs_table_num(t, row, "head_dim"), ""};
+    const char *slug = fs_table_get(t, row, "slug");
+    snprintf(out->slug, sizeof out->slug, "%s", slug ? slug : "");
     return 1;
 }
 
@@ -288,10 +290,7 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
     }
     /* Every dump first: a run's sass.txt holds all of its steps or none. */
     for (int i = 0; i < n; i++) {
-        const fs_variant *v = fsr_registry(inst[i].variant);
-        if (!v)
-            return fs_fail(why, whylen, "no step %02d in this build: no sass.txt", inst[i].variant);
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, v->number, v->slug);
+        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
         if (access(src, R_OK))
             return fs_fail(why, whylen, "no machine code: %s is missing (make writes it when cuobjdump is on PATH)",
                            src);
@@ -306,8 +305,7 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
             seen = inst[j].variant == inst[i].variant;
         if (seen)
             continue;
-        const fs_variant *v = fsr_registry(inst[i].variant);
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, v->number, v->slug);
+        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
         FILE *in = fopen(src, "r");
         if (!in) {
             int saved = errno;

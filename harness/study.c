@@ -18,11 +18,13 @@
 #include "device.h"
 #include "metrics.h"
 #include "model.h"
-#include "report.h"
 #include "results.h"
 #include "pc_sampling.h"
+#include "pm_sampling.h"
+#include "sass.h"
 #include "shape.h"
 #include "table.h"
+#include "trace.h"
 #include "validate.h"
 
 #define TIMING_BATCH 10      /* repetitions between two looks at the statistics */
@@ -52,7 +54,7 @@ static void on_signal(int sig)
 }
 
 typedef struct {
-    const fs_options *o;
+    const fs_study_spec *o;
     fs_device dev;
     double copy_bps, mma_fps;
     fs_metric *metrics;            /* the default table, then --metrics */
@@ -223,7 +225,7 @@ static void slugify(char *out, size_t len, const char *name)
 
 static int make_run_dir(study *s, const struct tm *utc)
 {
-    const fs_options *o = s->o;
+    const fs_study_spec *o = s->o;
     if (o->out) {
         snprintf(s->dir, sizeof s->dir, "%s", o->out);
         if (mkdir(s->dir, 0777) && !(errno == EEXIST && o->force)) {
@@ -249,7 +251,7 @@ static int make_run_dir(study *s, const struct tm *utc)
 
 static void build_metrics(study *s)
 {
-    const fs_options *o = s->o;
+    const fs_study_spec *o = s->o;
     s->metrics = malloc((size_t)(fs_metrics_default_count + o->nmetrics) * sizeof *s->metrics);
     if (!s->metrics) {
         fprintf(stderr, "flashstudy: out of memory\n");
@@ -278,7 +280,7 @@ static void build_metrics(study *s)
  * that cannot open for any other reason leaves a note and empty cells. */
 static int open_profiler(study *s)
 {
-    const fs_options *o = s->o;
+    const fs_study_spec *o = s->o;
     char why[512];
     if (o->no_profile) {
         snprintf(s->prof_note, sizeof s->prof_note, "counters not collected: --no-profile");
@@ -640,7 +642,7 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
 {
     const fs_variant *v = e->v;
     char **row = e->row;
-    const fs_options *o = s->o;
+    const fs_study_spec *o = s->o;
     char id[64];
     cell(row, FS_COL_VARIANT, "%s", fs_variant_id(v, id, sizeof id));
     cell(row, FS_COL_SLUG, "%s", v->slug);
@@ -966,7 +968,7 @@ static int write_inside(study *s)
  * 0, or -1 when a file cannot be written. */
 static int inside_views(study *s, entry *e, int n)
 {
-    const fs_options *o = s->o;
+    const fs_study_spec *o = s->o;
     if (!(o->hotspots || o->timeline) || s->lost_after[0])
         return 0;
     double mark;
@@ -1029,7 +1031,7 @@ static int finish_batch(study *s, entry *e, int n)
  * when interrupted, or -1 when results.csv cannot be written. */
 static int study_loop(study *s)
 {
-    const fs_options *o = s->o;
+    const fs_study_spec *o = s->o;
     entry *e = calloc((size_t)o->nvariants, sizeof *e);
     if (!e) {
         fprintf(stderr, "flashstudy: out of memory\n");
@@ -1163,7 +1165,7 @@ static int prepare_device(study *s)
     return 0;
 }
 
-int fs_study(const fs_options *o, int argc, char **argv)
+int fs_study(const fs_study_spec *o, int argc, char **argv)
 {
     study s = {.o = o};
     run_info info = {0};
@@ -1178,7 +1180,7 @@ int fs_study(const fs_options *o, int argc, char **argv)
         snprintf(s.pcs_note, sizeof s.pcs_note, "no hot lines: %s", why);
     if (fs_device_open(&s.dev, why, sizeof why)) {
         fprintf(stderr, "flashstudy: %s: flashstudy %s needs an NVIDIA GPU and its driver\n", why,
-                fs_command_name(o->cmd));
+                o->sweep ? "sweep" : "run");
         return 1;
     }
     fs_trace("start: device open", &mark);

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "results.h"
 #include "rundata.h"
+#include "sass.h"
 #include "stalls.h"
 #include "fail.h"
 

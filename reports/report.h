@@ -26,26 +26,6 @@ void fs_variants_markdown(FILE *f);
  * configuration). scripts/readme_tables.sh puts them into README.md. */
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
 
-/* A kernel instance a run launched: a step's number, the block's BN and the
- * head dimension (the steps' templates are <BN, D>, the naive one's <D>). */
-typedef struct {
-    int variant, bn, head_dim;
-} fss_instance;
-/* The instance that row `row` of a results table launched: a step's row that
- * is not skipped and has a bn_run. Returns 1, or 0 (a peer, or a step that
- * launched nothing). The one rule for a run's sass.txt and its report's
- * instruction mix. */
-int fss_row_instance(const fs_table *t, int row, fss_instance *out);
-
-/* The run's sass.txt: from the machine code that `make` dumps per variant
- * object (<dir>/variants/NN_slug.sass; dir NULL: the executable's folder),
- * only the kernels the run launched: the instances inst[0..n), compute
- * capability cc (sm_<cc>, or its sm_<cc>a form). Written to path.tmp,
- * renamed when complete. Returns 0, or -1 with why (a dump is missing:
- * cuobjdump was not on PATH when make ran). */
-int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
-                  size_t whylen);
-
 /* `flashstudy hotspots`: the hottest `top` source lines of every variant of a
  * run made with --hotspots, with their stall reasons, as text to out. 0, or
  * -1 with a sentence in err (also when the run has no hotspots.csv). */

@@ -129,21 +129,4 @@ const char *fsr_md(const char *s, char *buf, size_t len);
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen);
 
-/* Static instruction mix from `cuobjdump --dump-sass`. */
-enum {
-    FSS_MMA, FSS_FFMA, FSS_FMUL, FSS_FADD, FSS_EX2, FSS_CONV, FSS_SHARED, FSS_GLOBAL,
-    FSS_INT, FSS_BRANCH, FSS_TOTAL, FSS_COUNT
-};
-extern const char *const fss_names[FSS_COUNT];
-typedef struct {
-    int variant, kernels;
-    long n[FSS_COUNT];
-} fss_mix;
-/* Sums, per variant, the kernels of architecture `arch` ("sm_90") that are
- * the instances inst[0..n) (one a variant: the rows of one configuration).
- * Returns how many variants, or -1 when path cannot be read. *archs lists
- * the architectures found (for the message when none matches). */
-int fss_read(const char *path, const char *arch, const fss_instance *inst, int n, fss_mix *mix, int max,
-             char *archs, size_t archlen);
-
 #endif

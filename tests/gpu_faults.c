@@ -146,10 +146,10 @@ static pid_t start(const char *dir, const fs_variant **list, int n, const char *
         _exit(98);
     }
     if (list) {
-        o.variants = list;
-        o.nvariants = n;
+        o.study.variants = list;
+        o.study.nvariants = n;
     }
-    _exit(fs_study(&o, argc, argv));
+    _exit(fs_study(&o.study, argc, argv));
 }
 
 static int finish(pid_t pid)

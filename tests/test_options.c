@@ -38,26 +38,26 @@ static void defaults(void **state)
 {
     fs_options o;
     expect_ok(FS_CMD_RUN, ARGS(NULL), &o);
-    assert_int_equal(o.batch.n, 1);
-    assert_int_equal(o.batch.v[0], 2);
-    assert_int_equal(o.seq.v[0], 1024);
-    assert_int_equal(o.heads_q.v[0], 16);
-    assert_int_equal(o.heads_kv.v[0], 8);
-    assert_int_equal(o.head_dim.v[0], 128);
-    assert_int_equal(o.bm.n, 1);
-    assert_int_equal(o.bm.v[0], 32);
-    assert_int_equal(o.bn.v[0], 32);
-    assert_int_equal(o.causal, 1);
-    assert_int_equal(o.reps, 30);
-    assert_int_equal(o.hot, 0);
-    assert_int_equal(o.force, 0);
-    assert_int_equal(o.no_profile, 0);
-    assert_int_equal(o.nmetrics, 0);
-    assert_true(o.time_budget == 2.0);
+    assert_int_equal(o.study.batch.n, 1);
+    assert_int_equal(o.study.batch.v[0], 2);
+    assert_int_equal(o.study.seq.v[0], 1024);
+    assert_int_equal(o.study.heads_q.v[0], 16);
+    assert_int_equal(o.study.heads_kv.v[0], 8);
+    assert_int_equal(o.study.head_dim.v[0], 128);
+    assert_int_equal(o.study.bm.n, 1);
+    assert_int_equal(o.study.bm.v[0], 32);
+    assert_int_equal(o.study.bn.v[0], 32);
+    assert_int_equal(o.study.causal, 1);
+    assert_int_equal(o.study.reps, 30);
+    assert_int_equal(o.study.hot, 0);
+    assert_int_equal(o.study.force, 0);
+    assert_int_equal(o.study.no_profile, 0);
+    assert_int_equal(o.study.nmetrics, 0);
+    assert_true(o.study.time_budget == 2.0);
     assert_null(o.out);
-    assert_int_equal(o.nvariants, fs_variant_count);
+    assert_int_equal(o.study.nvariants, fs_variant_count);
     for (int i = 0; i < fs_variant_count; i++)
-        assert_ptr_equal(o.variants[i], fs_variants[i]);
+        assert_ptr_equal(o.study.variants[i], fs_variants[i]);
     fs_options_free(&o);
 }
 
@@ -69,27 +69,27 @@ static void every_option(void **state)
                    "128", "--no-causal", "--reps", "100", "--mode", "hot", "--seed", "18446744073709551615",
                    "--time-budget", "0.5", "--metrics", "sm__cycles_elapsed.avg,sm__inst_executed.sum"),
               &o);
-    assert_int_equal(o.batch.v[0], 3);
-    assert_int_equal(o.seq.v[0], 2048);
-    assert_int_equal(o.heads_q.v[0], 32);
-    assert_int_equal(o.heads_kv.v[0], 4);
-    assert_int_equal(o.head_dim.v[0], 64);
-    assert_int_equal(o.bm.v[0], 128);
-    assert_int_equal(o.bn.v[0], 128);
-    assert_int_equal(o.causal, 0);
-    assert_int_equal(o.reps, 100);
-    assert_int_equal(o.hot, 1);
-    assert_true(o.seed == UINT64_MAX);
-    assert_true(o.time_budget == 0.5);
-    assert_int_equal(o.nmetrics, 2);
-    assert_string_equal(o.metrics[0], "sm__cycles_elapsed.avg");
-    assert_string_equal(o.metrics[1], "sm__inst_executed.sum");
+    assert_int_equal(o.study.batch.v[0], 3);
+    assert_int_equal(o.study.seq.v[0], 2048);
+    assert_int_equal(o.study.heads_q.v[0], 32);
+    assert_int_equal(o.study.heads_kv.v[0], 4);
+    assert_int_equal(o.study.head_dim.v[0], 64);
+    assert_int_equal(o.study.bm.v[0], 128);
+    assert_int_equal(o.study.bn.v[0], 128);
+    assert_int_equal(o.study.causal, 0);
+    assert_int_equal(o.study.reps, 100);
+    assert_int_equal(o.study.hot, 1);
+    assert_true(o.study.seed == UINT64_MAX);
+    assert_true(o.study.time_budget == 0.5);
+    assert_int_equal(o.study.nmetrics, 2);
+    assert_string_equal(o.study.metrics[0], "sm__cycles_elapsed.avg");
+    assert_string_equal(o.study.metrics[1], "sm__inst_executed.sum");
     fs_options_free(&o);
 
     expect_ok(FS_CMD_RUN, ARGS("--no-causal", "--causal", "--mode", "cold", "--no-profile"), &o);
-    assert_int_equal(o.causal, 1);
-    assert_int_equal(o.hot, 0);
-    assert_int_equal(o.no_profile, 1);
+    assert_int_equal(o.study.causal, 1);
+    assert_int_equal(o.study.hot, 0);
+    assert_int_equal(o.study.no_profile, 1);
     fs_options_free(&o);
 
     expect_ok(FS_CMD_LIST, ARGS("--markdown"), &o);
@@ -100,9 +100,9 @@ static void every_option(void **state)
     fs_options_free(&o);
     /* Shapes no variant may support are each variant's plan() to refuse. */
     expect_ok(FS_CMD_RUN, ARGS("--head-dim", "96", "--tile", "128x64"), &o);
-    assert_int_equal(o.head_dim.v[0], 96);
-    assert_int_equal(o.bm.v[0], 128);
-    assert_int_equal(o.bn.v[0], 64);
+    assert_int_equal(o.study.head_dim.v[0], 96);
+    assert_int_equal(o.study.bm.v[0], 128);
+    assert_int_equal(o.study.bn.v[0], 64);
     fs_options_free(&o);
     expect_ok(FS_CMD_METRICS, ARGS("--names"), &o);
     assert_int_equal(o.names, 1);
@@ -121,9 +121,9 @@ static void variants(void **state)
              fs_variant_id(last, b, sizeof b));
     fs_options o;
     expect_ok(FS_CMD_RUN, ARGS("--variants", list), &o);
-    assert_int_equal(o.nvariants, first == last ? 1 : 2);
-    assert_ptr_equal(o.variants[0], first);
-    assert_ptr_equal(o.variants[o.nvariants - 1], last);
+    assert_int_equal(o.study.nvariants, first == last ? 1 : 2);
+    assert_ptr_equal(o.study.variants[0], first);
+    assert_ptr_equal(o.study.variants[o.study.nvariants - 1], last);
     fs_options_free(&o);
 }
 
@@ -166,24 +166,24 @@ static void sweep_lists(void **state)
               ARGS("--seq", "512,1024,4096", "--head-dim", "64,128", "--batch", "1,2", "--heads-q", "16,32",
                    "--heads-kv", "8,16", "--tile", "32,64,128x64"),
               &o);
-    assert_int_equal(o.seq.n, 3);
-    assert_int_equal(o.seq.v[0], 512);
-    assert_int_equal(o.seq.v[2], 4096);
-    assert_int_equal(o.head_dim.n, 2);
-    assert_int_equal(o.batch.v[1], 2);
-    assert_int_equal(o.heads_q.v[1], 32);
-    assert_int_equal(o.heads_kv.v[1], 16);
-    assert_int_equal(o.bm.n, 3);
-    assert_int_equal(o.bn.n, 3);
-    assert_int_equal(o.bm.v[1], 64);
-    assert_int_equal(o.bn.v[1], 64);
-    assert_int_equal(o.bm.v[2], 128);
-    assert_int_equal(o.bn.v[2], 64);
+    assert_int_equal(o.study.seq.n, 3);
+    assert_int_equal(o.study.seq.v[0], 512);
+    assert_int_equal(o.study.seq.v[2], 4096);
+    assert_int_equal(o.study.head_dim.n, 2);
+    assert_int_equal(o.study.batch.v[1], 2);
+    assert_int_equal(o.study.heads_q.v[1], 32);
+    assert_int_equal(o.study.heads_kv.v[1], 16);
+    assert_int_equal(o.study.bm.n, 3);
+    assert_int_equal(o.study.bn.n, 3);
+    assert_int_equal(o.study.bm.v[1], 64);
+    assert_int_equal(o.study.bn.v[1], 64);
+    assert_int_equal(o.study.bm.v[2], 128);
+    assert_int_equal(o.study.bn.v[2], 64);
     fs_options_free(&o);
     /* A later option replaces the earlier list. */
     expect_ok(FS_CMD_SWEEP, ARGS("--seq", "512,1024", "--seq", "2048"), &o);
-    assert_int_equal(o.seq.n, 1);
-    assert_int_equal(o.seq.v[0], 2048);
+    assert_int_equal(o.study.seq.n, 1);
+    assert_int_equal(o.study.seq.v[0], 2048);
     fs_options_free(&o);
 }
 
@@ -200,10 +200,10 @@ static void metrics_file(void **state)
     fs_options o;
     expect_ok(FS_CMD_RUN, ARGS("--metrics", arg, "--metrics", "dram__bytes_read.sum"), &o);
     unlink(path);
-    assert_int_equal(o.nmetrics, 3);
-    assert_string_equal(o.metrics[0], "sm__cycles_elapsed.avg");
-    assert_string_equal(o.metrics[1], "lts__t_bytes.sum");
-    assert_string_equal(o.metrics[2], "dram__bytes_read.sum");
+    assert_int_equal(o.study.nmetrics, 3);
+    assert_string_equal(o.study.metrics[0], "sm__cycles_elapsed.avg");
+    assert_string_equal(o.study.metrics[1], "lts__t_bytes.sum");
+    assert_string_equal(o.study.metrics[2], "dram__bytes_read.sum");
     fs_options_free(&o);
 }
 
@@ -233,7 +233,7 @@ static void positionals(void **state)
     assert_string_equal(o.args[0], "a");
     fs_options_free(&o);
     expect_ok(FS_CMD_RUN, ARGS("--hotspots", "--timeline", "--no-profile"), &o);
-    assert_true(o.hotspots && o.timeline && o.no_profile);
+    assert_true(o.study.hotspots && o.study.timeline && o.study.no_profile);
     fs_options_free(&o);
 }
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "sass.h"
 #include "testkit.h"
 
 static char dir[1100];
@@ -44,7 +44,7 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_int_equal(mkdir(path, 0777), 0);
     snprintf(path, sizeof path, "%s/variants/01_base.sass", dir);
     tk_spit(path, dump);
-    const fss_instance one[] = {{1, 32, 128}};
+    const fss_instance one[] = {{1, 32, 128, "base"}};
     snprintf(out, sizeof out, "%s/sass.txt", dir);
     if (fs_sass_write(out, dir, one, 1, 90, why, sizeof why))
         fail_msg("%s", why);
@@ -54,7 +54,7 @@ static void keeps_the_runs_kernels_only(void **state)
                                     "        /*0000*/ HMMA.16816.F32 R8, R2, R4, R8 ;\n"
                                     "        /*0010*/ EXIT ;\n");
     /* Two instances of one step (a tile sweep): both, the dump read once. */
-    const fss_instance two_tiles[] = {{1, 32, 128}, {1, 64, 128}};
+    const fss_instance two_tiles[] = {{1, 32, 128, "base"}, {1, 64, 128, "base"}};
     assert_int_equal(fs_sass_write(out, dir, two_tiles, 2, 90, why, sizeof why), 0);
     assert_non_null(strstr(slurp(out), "ILi64ELi128E"));
     assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
@@ -68,7 +68,7 @@ static void keeps_the_runs_kernels_only(void **state)
               "        /*0000*/ HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n"
               "\t\tFunction : _Z14fs16_attentionILi64ELi128EEv10fs_problem11fs_tma_maps\n"
               "        /*0000*/ HGMMA.64x64x16.F32 R24, gdesc[UR4], RZ ;\n");
-    const fss_instance hopper[] = {{16, 128, 128}};
+    const fss_instance hopper[] = {{16, 128, 128, "persistent"}};
     if (fs_sass_write(out, dir, hopper, 1, 90, why, sizeof why))
         fail_msg("%s", why);
     assert_non_null(strstr(slurp(out), "\tcode for sm_90a\n"));
@@ -77,7 +77,7 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_int_equal(fs_sass_write(out, dir, one, 1, 90, why, sizeof why), 0);
 
     /* A step without its dump: named, and the earlier sass.txt kept. */
-    const fss_instance missing[] = {{1, 32, 128}, {2, 32, 128}};
+    const fss_instance missing[] = {{1, 32, 128, "base"}, {2, 32, 128, "grid_order"}};
     assert_int_equal(fs_sass_write(out, dir, missing, 2, 90, why, sizeof why), -1);
     assert_non_null(strstr(why, "variants/02_"));
     assert_non_null(strstr(why, "cuobjdump"));
@@ -88,16 +88,16 @@ static void keeps_the_runs_kernels_only(void **state)
  * was not skipped and has a bn_run, whatever the others say. */
 static void row_instances(void **state)
 {
-    static const char *const header[] = {"variant", "kind", "status", "bn_run", "head_dim"};
-    static const char *const rows[][5] = {
-        {"19", "step", "ok", "128", "64"},        /* yes */
-        {"cudnn", "peer", "ok", "64", "128"},     /* a peer: its library's kernels */
-        {"12", "step", "skipped", "128", "128"},  /* planned, then skipped: never launched */
-        {"08", "step", "skipped", "", "128"},     /* refused by its plan */
-        {"09", "step", "failed", "64", "128"},    /* launched, then failed: its code ran */
+    static const char *const header[] = {"variant", "kind", "status", "bn_run", "head_dim", "slug"};
+    static const char *const rows[][6] = {
+        {"19", "step", "ok", "128", "64", "lean_issue"},     /* yes */
+        {"cudnn", "peer", "ok", "64", "128", "cudnn"},       /* a peer: its library's kernels */
+        {"12", "step", "skipped", "128", "128", "wgmma_pv"}, /* planned, then skipped: never launched */
+        {"08", "step", "skipped", "", "128", "const_strides"}, /* refused by its plan */
+        {"09", "step", "failed", "64", "128", "big_tile"},   /* launched, then failed: its code ran */
     };
     fs_table t;
-    fs_table_init(&t, 5, header);
+    fs_table_init(&t, 6, header);
     for (int i = 0; i < 5; i++)
         fs_table_add(&t, rows[i]);
     const int want[] = {1, 0, 0, 0, 1};
@@ -108,6 +108,7 @@ static void row_instances(void **state)
             assert_int_equal(in.variant, atoi(rows[i][0]));
             assert_int_equal(in.bn, atoi(rows[i][3]));
             assert_int_equal(in.head_dim, atoi(rows[i][4]));
+            assert_string_equal(in.slug, rows[i][5]);
         }
     }
     fs_table_free(&t);
