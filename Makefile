@@ -58,11 +58,24 @@ CUPTI_LIBDIR := $(firstword $(wildcard $(CUPTI_HOME)/lib64/libcupti.so $(CUDA_LI
 CUPTI_LIBDIR := $(dir $(CUPTI_LIBDIR))
 
 GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=$(CODE)_$(a))
-INCLUDES := -I. -Icore -Ivariants -Iharness -Imetrics -Ireports -Icli -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -MMD -MP $(INCLUDES)
+# The floors: each folder's include path lists itself and the floors below
+# it, so that an include that runs upward does not build. core/ is the
+# ground (the variant contract, the run folder's files); variants/ and
+# metrics/ stand on it; harness/ (measuring) and reports/ (presenting) side
+# by side above; cli/, the command, on top. Tests see every floor.
+FLOOR_core := core
+FLOOR_variants := core variants
+FLOOR_metrics := core metrics
+FLOOR_harness := core metrics harness
+FLOOR_reports := core metrics reports
+FLOOR_cli := core metrics harness reports cli
+FLOOR_tests := core variants metrics harness reports cli tests
+floor = $(addprefix -I,$(FLOOR_$(firstword $(subst /, ,$(patsubst $(BUILD)/%,%,$@)))))
+CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L -MMD -MP $(floor) \
+         -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
 # -ftz=true flushes fp32 denormals as Triton's kernels do, so that exp2f is
 # one MUFU.EX2 instruction (step 07 depends on it).
-NVCCFLAGS := -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v -Icore -Ivariants -Iharness -MMD -MP
+NVCCFLAGS = -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v $(floor) -MMD -MP
 LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpath,$(CUPTI_LIBDIR) \
           -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 

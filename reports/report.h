@@ -4,7 +4,6 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "options.h"
 #include "table.h"
 
 /* The newest run folder under results_dir by the date its device.csv records
