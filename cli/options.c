@@ -183,6 +183,17 @@ static int set_seconds(fs_options *o, const spec *s, const char *value, char *er
     return 0;
 }
 
+static int set_stop(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    if ((o->study.rule = fs_stopping_rule_find(value)))
+        return 0;
+    size_t at = (size_t)snprintf(err, errlen, "%s: unknown stopping rule \"%.40s\" (rules:", s->name, value);
+    for (int i = 0; i < fs_stopping_rule_count && at < errlen; i++)
+        at += (size_t)snprintf(err + at, errlen - at, " %s: %s%s", fs_stopping_rules[i]->name,
+                               fs_stopping_rules[i]->description, i + 1 < fs_stopping_rule_count ? ";" : ")");
+    return -1;
+}
+
 static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
@@ -310,6 +321,8 @@ static const spec specs[] = {
     {"--variants", "LIST", STUDY, set_variants, 0, 0,
      "ids (step numbers, peer slugs) or slugs, comma-separated (default: every step and every peer)"},
     {"--reps", "N", STUDY, set_reps, AT(study.reps), 0, "minimum timed repetitions (default 30, at most 2000)"},
+    {"--stop", "median|reps", STUDY, set_stop, 0, 0,
+     "when timing stops: median, once the median is known to 0.5% (default); reps, after exactly --reps"},
     {"--mode", "cold|hot", STUDY, set_mode, 0, 0, "cold: flush the L2 before every repetition (default)"},
     {"--time-budget", "SECONDS", STUDY, set_seconds, AT(study.time_budget), 0,
      "timing budget per variant and configuration (default 2)"},
@@ -428,6 +441,7 @@ static void set_defaults(fs_options *o, fs_command cmd)
     o->study.bn = (fs_ints){1, {fs_log_shape.bn}};
     o->study.causal = fs_log_shape.causal;
     o->study.reps = 30;
+    o->study.rule = fs_stopping_rules[0];
     o->study.seed = 1;
     o->study.time_budget = 2.0;
     o->top = 10;

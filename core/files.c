@@ -77,6 +77,17 @@ char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t 
     return data;
 }
 
+int fs_path(char *buf, size_t len, const char *dir, const char *name)
+{
+    int n = name ? snprintf(buf, len, "%s/%s", dir, name) : snprintf(buf, len, "%s", dir);
+    if (n < 0 || (size_t)n >= len) {
+        if (len)
+            buf[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- outputs ---- */
 
 /* The outputs open at once: render.sh and one chart's file at most. */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#define FS_PATH_MAX 4096                   /* the longest path flashstudy writes or reads */
 #define FS_RESULTS_MAX_BYTES (32u << 20)   /* results.csv and the other tables */
 #define FS_METRICS_MAX_BYTES (1u << 20)    /* --metrics @FILE */
 
@@ -19,6 +20,10 @@
  * it, so that a FIFO cannot block). Larger than max_bytes: refused. */
 char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
                    size_t errlen);
+
+/* dir/name, or dir alone when name is NULL, into buf of len bytes. Returns
+ * 0, or -1 when it would not fit (buf then holds ""): a path is never cut. */
+int fs_path(char *buf, size_t len, const char *dir, const char *name);
 
 /* Opens path for writing as above; NULL with err. */
 FILE *fs_out_open(const char *path, char *err, size_t errlen);

@@ -8,10 +8,13 @@
 #include "files.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void fs_table_init(fs_table *t, int ncols, const char *const *header)
 {
@@ -339,6 +342,31 @@ static void write_row(FILE *f, const char *lead, char *const *cells, int n)
         write_cell(f, cells[c], c == 0 && !lead, n == 1 && !lead);
     }
     fputc('\n', f);
+}
+
+int fs_table_append(const char *path, int schema, const fs_table *t, int row, char *err, size_t errlen)
+{
+    char *line = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&line, &len);
+    if (!m)
+        return fs_fail(err, errlen, "cannot append to %s: %s", path, strerror(errno));
+    write_row(m, schema ? FS_SCHEMA_VERSION_TEXT : NULL, t->cells + (size_t)row * t->ncols, t->ncols);
+    if (fclose(m)) {
+        free(line);
+        return fs_fail(err, errlen, "cannot append to %s: out of memory", path);
+    }
+    /* One write of the whole line: a reader sees the row whole or not at all. */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+    ssize_t put = fd < 0 ? -1 : write(fd, line, len);
+    int e = errno;
+    free(line);
+    if (fd < 0 || put != (ssize_t)len || close(fd)) {
+        if (fd >= 0 && put >= 0)
+            close(fd);
+        return fs_fail(err, errlen, "cannot append to %s: %s", path, put >= 0 && fd >= 0 ? "short write" : strerror(e));
+    }
+    return 0;
 }
 
 int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen)

@@ -37,5 +37,8 @@ int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t e
 /* Writes path with fs_out_open (path.tmp, then rename). schema: with the
  * schema_version column first. */
 int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen);
+/* Appends row `row` of t to path, a table of t's header written before, in
+ * one write. Returns 0, or -1 with err. */
+int fs_table_append(const char *path, int schema, const fs_table *t, int row, char *err, size_t errlen);
 
 #endif

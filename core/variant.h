@@ -34,6 +34,8 @@ typedef struct {
     void *state;              /* what the variant's setup() made for this
                                  problem (tensor maps, library plans) */
     cudaStream_t stream;
+    int sms;                  /* the GPU's SMs, which a persistent grid fills;
+                                 0 when planned without a GPU */
 } fs_problem;
 
 /* What a variant will launch for a problem: the harness allocates the
@@ -81,7 +83,8 @@ typedef struct {
     int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
                                  (otherwise masked blocks are computed too) */
     /* Fill *plan for p, or return a static sentence saying why p is not
-     * supported (a shape, a block shape). Never touches the GPU. */
+     * supported (a shape, a block shape). Never touches the GPU: called once
+     * per problem, and by the reports without one. */
     const char *(*plan)(const fs_problem *p, fs_plan *plan);
     /* Optional, called once per problem after allocation and outside every
      * timed and profiled region: tensor maps, library plans, function
@@ -90,8 +93,10 @@ typedef struct {
      * too old) returns 1 with why, and its row is skipped. */
     int (*setup)(fs_problem *p, const fs_plan *plan, char *why, size_t whylen);
     void (*teardown)(fs_problem *p);      /* optional: frees what setup made */
-    /* Enqueue the computation on p->stream; returns cudaGetLastError(). */
-    cudaError_t (*launch)(const fs_problem *p);
+    /* Enqueue the computation on p->stream as planned (plan: what plan()
+     * gave for p); returns cudaGetLastError(). Plans nothing and queries
+     * nothing: it runs inside the timed loop. */
+    cudaError_t (*launch)(const fs_problem *p, const fs_plan *plan);
 } fs_variant;
 
 extern const fs_variant *const fs_variants[];
@@ -99,6 +104,8 @@ extern const int fs_variant_count;
 
 /* By number ("3", "03") or slug ("causal_skip", "cudnn"); NULL when unknown. */
 const fs_variant *fs_variant_find(const char *name);
+/* Step `number` of the chain; NULL when this build has none. */
+const fs_variant *fs_step(int number);
 
 /* "08" for a step, the slug for a peer: the variant's id in the CSV and CLI. */
 const char *fs_variant_id(const fs_variant *v, char *buf, size_t len);

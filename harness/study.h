@@ -4,6 +4,7 @@
 #define FS_STUDY_H
 
 #include <stdint.h>
+#include "timing.h"
 #include "variant.h"
 
 /* A size of the problem: one value for `run`, a list for `sweep`. */
@@ -21,6 +22,7 @@ typedef struct {
     const fs_variant **variants;  /* registry order, no repeats */
     int nvariants;
     int reps;                     /* minimum timed repetitions */
+    const fs_stopping_rule *rule; /* when timing stops */
     int hot;                      /* 0: cold (L2 flushed before every repetition) */
     int force;                    /* out may exist */
     char **metrics;               /* extra CUPTI metrics, beside the default table */

@@ -73,16 +73,10 @@ const char *fs_variant_label(const fs_variant *v, char *buf, size_t len)
     return buf;
 }
 
-int fs_variant_setup(const fs_variant *v, fs_problem *p, char *why, size_t whylen)
+int fs_variant_setup(const fs_variant *v, fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
-    fs_plan pl = {0};
     p->state = NULL;
-    if (!v->setup)
-        return 0;
-    const char *refusal = v->plan(p, &pl);
-    if (refusal)
-        return fs_fail(why, whylen, "%s", refusal);
-    return v->setup(p, &pl, why, whylen);
+    return v->setup ? v->setup(p, pl, why, whylen) : 0;
 }
 
 void fs_variant_teardown(const fs_variant *v, fs_problem *p)
@@ -214,15 +208,15 @@ int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char
     return 0;
 }
 
-int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, fs_compare *c,
-                    int show, const char *label, char *why, size_t whylen)
+int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, const fs_plan *pl,
+                    fs_compare *c, int show, const char *label, char *why, size_t whylen)
 {
     if (upload(in, p))
         return cuda_fail(why, whylen, "copying the inputs to the device");
     /* 0xFFFF is an fp16 NaN: an element the variant never writes fails. */
     CUDA_CHECK(cudaMemsetAsync(p->o, 0xFF, o_elems(p) * 2, p->stream), cuda_fail(why, whylen, "poisoning the output"));
     cudaGetLastError();   /* so that the error read after the launch is the launch's own */
-    cudaError_t e = v->launch(p);
+    cudaError_t e = v->launch(p, pl);
     if (e == cudaSuccess)
         e = cudaGetLastError();
     if (e != cudaSuccess)

@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include "reference.h"
 
-/* Shapes, causal, block shape, scale 1/sqrt(D) and contiguous strides; no memory. */
+/* Shapes, causal, block shape, scale 1/sqrt(D) and contiguous strides; no
+ * memory, and no GPU (sms 0: the caller sets it where one is known). */
 void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int seq,
                      int head_dim, int causal, int bm, int bn);
 
@@ -18,10 +19,11 @@ const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len
 /* "03_causal_skip" for a step, "cublas" for a peer: NVTX ranges, messages. */
 const char *fs_variant_label(const fs_variant *v, char *buf, size_t len);
 
-/* v's setup for the allocated p, where v has one: 0, 1 when v cannot run
- * here (skip the row: why says why), -1 with why. fs_variant_teardown undoes
- * it; both are called outside every timed and profiled region. */
-int fs_variant_setup(const fs_variant *v, fs_problem *p, char *why, size_t whylen);
+/* v's setup for the allocated p and its plan pl, where v has one: 0, 1
+ * when v cannot run here (skip the row: why says why), -1 with why.
+ * fs_variant_teardown undoes it; both are called outside every timed and
+ * profiled region. */
+int fs_variant_setup(const fs_variant *v, fs_problem *p, const fs_plan *pl, char *why, size_t whylen);
 void fs_variant_teardown(const fs_variant *v, fs_problem *p);
 
 /* Allocates q, k, v, o and workspace_bytes of workspace on the current device
@@ -49,12 +51,12 @@ typedef struct {
 int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char *kind,
                    char *why, size_t whylen);
 /* Copies the inputs into p's buffers, poisons o (NaN) so that an unwritten
- * element fails, runs v once and compares every element, showing the first
+ * element fails, runs v once as planned (pl) and compares every element, showing the first
  * `show` mismatches under label; c gets tolerances FS_ATOL and FS_RTOL and
  * the errors. Returns 1 when all pass, 0 on mismatch (why says how many), -1
  * when CUDA failed (why says which step; stderr names the call). */
-int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, fs_compare *c,
-                    int show, const char *label, char *why, size_t whylen);
+int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, const fs_plan *pl,
+                    fs_compare *c, int show, const char *label, char *why, size_t whylen);
 void fs_inputs_free(fs_inputs *in);
 
 #endif

@@ -8,8 +8,9 @@
  *     is 1;
  *  2. a variant that faults (an illegal address): its row says the context is
  *     lost, the next is not run, the exit status is 1;
- *  3. Ctrl-C once the first row is written: exit status 130, the finished
- *     rows readable, no temporary file left;
+ *  3. Ctrl-C once the first row is written (timing only, so that each row
+ *     is final, and written, once it is timed): exit status 130, the
+ *     finished rows readable, no temporary file left;
  *  4. counters unavailable (FLASHSTUDY_PROFILER_FAIL): every variant still
  *     validated and timed, metric cells empty with the reason in the row, the
  *     one-line notice on stderr, exit status 0;
@@ -64,17 +65,16 @@ static const fs_variant *good;
 static const char *plan_good(const fs_problem *p, fs_plan *pl) { return good->plan(p, pl); }
 
 /* The right result, then one output element overwritten with NaN. */
-static cudaError_t launch_wrong(const fs_problem *p)
+static cudaError_t launch_wrong(const fs_problem *p, const fs_plan *plan)
 {
-    cudaError_t e = good->launch(p);
+    cudaError_t e = good->launch(p, plan);
     return e != cudaSuccess ? e : cudaMemsetAsync(p->o, 0xff, 2, p->stream);
 }
 
 /* 08's launch with more threads or more shared memory than a block may have. */
-static cudaError_t launch_oversized(const fs_problem *p, unsigned threads, size_t smem)
+static cudaError_t launch_oversized(const fs_problem *p, const fs_plan *plan, unsigned threads, size_t smem)
 {
-    fs_plan pl;
-    good->plan(p, &pl);
+    fs_plan pl = *plan;
     pl.block.x = threads ? threads : pl.block.x;
     pl.smem_dynamic = smem ? smem : pl.smem_dynamic;
     void *args[] = {(void *)p};
@@ -82,15 +82,15 @@ static cudaError_t launch_oversized(const fs_problem *p, unsigned threads, size_
     return e != cudaSuccess ? e : cudaGetLastError();
 }
 
-static cudaError_t launch_2048(const fs_problem *p) { return launch_oversized(p, 2048, 0); }
-static cudaError_t launch_1mib(const fs_problem *p) { return launch_oversized(p, 0, 1 << 20); }
+static cudaError_t launch_2048(const fs_problem *p, const fs_plan *pl) { return launch_oversized(p, pl, 2048, 0); }
+static cudaError_t launch_1mib(const fs_problem *p, const fs_plan *pl) { return launch_oversized(p, pl, 0, 1 << 20); }
 
 /* Keys read from an address nothing is mapped at. */
-static cudaError_t launch_illegal(const fs_problem *p)
+static cudaError_t launch_illegal(const fs_problem *p, const fs_plan *plan)
 {
     fs_problem bad = *p;
     bad.k = (const void *)(uintptr_t)0x100;
-    return good->launch(&bad);
+    return good->launch(&bad, plan);
 }
 
 static int setup_good(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
@@ -257,8 +257,8 @@ static void interrupted(void)
     snprintf(dir, sizeof dir, "%s/interrupted", base);
     /* Every variant at the seed's size with a long time budget: minutes if
      * nobody stops it. */
-    const char *args[] = {"--time-budget", "5", "--reps", "1000"};
-    pid_t pid = start(dir, NULL, 0, NULL, args, 4);
+    const char *args[] = {"--time-budget", "5", "--reps", "1000", "--no-profile"};
+    pid_t pid = start(dir, NULL, 0, NULL, args, 5);
     int rows = 0;
     fs_table t;
     const struct timespec poll = {0, 20 * 1000 * 1000};

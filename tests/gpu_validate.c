@@ -102,21 +102,22 @@ static void check_gpu_reference(void)
 static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *tallies)
 {
     fs_problem p = *shape;
-    fs_plan plan;
+    fs_plan plan[fs_variant_count > 0 ? fs_variant_count : 1];
     int takes[fs_variant_count > 0 ? fs_variant_count : 1];
     size_t workspace = 0;
     int any = 0;
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
         char target[64];
-        const char *no = v->plan(&p, &plan);
+        plan[i] = (fs_plan){0};
+        const char *no = v->plan(&p, &plan[i]);
         takes[i] = 0;
         if (no || (no = fs_target_refusal(v, cc, target, sizeof target)))
             skip(&tallies[i], no);
         else
             takes[i] = any = 1;
-        if (takes[i] && plan.workspace_bytes > workspace)
-            workspace = plan.workspace_bytes;
+        if (takes[i] && plan[i].workspace_bytes > workspace)
+            workspace = plan[i].workspace_bytes;
     }
     if (!any)
         return 0;
@@ -142,14 +143,20 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
         char name[96];
         snprintf(label, sizeof label, "%s %s", fs_variant_label(v, name, sizeof name), what);
         fs_compare c;
-        int rc = fs_variant_setup(v, &p, why, sizeof why);
+        /* The block shape the variant runs, as the study gives it. */
+        fs_problem pv = p;
+        if (plan[i].bm) {
+            pv.bm = plan[i].bm;
+            pv.bn = plan[i].bn;
+        }
+        int rc = fs_variant_setup(v, &pv, &plan[i], why, sizeof why);
         if (rc > 0) {
             skip(&tallies[i], why);
             continue;
         }
         if (rc == 0) {
-            rc = fs_inputs_check(&in, v, &p, &c, 3, label, why, sizeof why);
-            fs_variant_teardown(v, &p);
+            rc = fs_inputs_check(&in, v, &pv, &plan[i], &c, 3, label, why, sizeof why);
+            fs_variant_teardown(v, &pv);
         } else {
             snprintf(label + strlen(label), sizeof label - strlen(label), " (setup)");
         }
@@ -201,6 +208,7 @@ int main(void)
                                 continue;
                             fs_problem p;
                             fs_problem_init(&p, batch, 2 * groups[gi], 2, n, dims[di], causal, tile, tile);
+                            p.sms = prop.multiProcessorCount;
                             lost = check_shape(&p, seed++, cc, tallies) < 0;
                         }
     /* Causal, more tiles than the H200 has SMs, and heads in several of the
@@ -210,6 +218,7 @@ int main(void)
     for (int k = 0; k < 2 && !lost; k++) {
         fs_problem p;
         fs_problem_init(&p, 1, grouped[k][0], grouped[k][0], 4096, grouped[k][1], 1, 128, 128);
+        p.sms = prop.multiProcessorCount;
         lost = check_shape(&p, seed++, cc, tallies) < 0;
     }
     if (lost)

@@ -232,23 +232,21 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-static cudaError_t launch(const fs_problem *p)
+/* The plan is the scores kernel's; the other two launch beside it. */
+static cudaError_t launch(const fs_problem *p, const fs_plan *scores)
 {
-    fs_plan scores, softmax, pv;
-    if (plan(p, &scores))
-        return cudaErrorInvalidValue;
     const size_t np = (size_t)padded(p->seq), bh = (size_t)p->batch * p->heads_q;
-    softmax = pv = scores;
+    fs_plan softmax = *scores, pv = *scores;
     softmax.kernel = (const void *)fs00_softmax;
     softmax.grid = dim3((unsigned)(bh * np / WARPS));
     pv.kernel = pv_kernels[dim_index(p)];
     pv.grid = dim3((unsigned)(bh * np / BLOCK));
 
-    cudaError_t e = fs_launch(&scores, p);
+    cudaError_t e = fs_launch(p, scores);
     if (e == cudaSuccess)
-        e = fs_launch(&softmax, p);
+        e = fs_launch(p, &softmax);
     if (e == cudaSuccess)
-        e = fs_launch(&pv, p);
+        e = fs_launch(p, &pv);
     return e;
 }
 

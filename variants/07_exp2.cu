@@ -168,13 +168,6 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-static cudaError_t launch(const fs_problem *p)
-{
-    fs_plan pl;
-    plan(p, &pl);
-    return fs_launch(&pl, p);
-}
-
 extern "C" const fs_variant fs_variant_07 = {
     .kind = FS_STEP,
     .number = 7,
@@ -190,5 +183,5 @@ extern "C" const fs_variant fs_variant_07 = {
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_setup_smem,
-    .launch = launch,
+    .launch = fs_launch,
 };

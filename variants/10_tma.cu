@@ -184,14 +184,6 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-static cudaError_t launch(const fs_problem *p)
-{
-    fs_plan pl;
-    plan(p, &pl);
-    void *args[] = {(void *)p, p->state};
-    return fs_launch_args(&pl, args, p->stream);
-}
-
 extern "C" const fs_variant fs_variant_10 = {
     .kind = FS_STEP,
     .number = 10,
@@ -213,5 +205,5 @@ extern "C" const fs_variant fs_variant_10 = {
     .plan = plan,
     .setup = fs_tma_variant_setup,
     .teardown = fs_tma_teardown,
-    .launch = launch,
+    .launch = fs_launch_maps,
 };

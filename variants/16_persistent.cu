@@ -298,26 +298,15 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     pl->kernel = kernels[bn == 128][d];
     pl->bm = BM;
     pl->bn = bn;
-    /* One block per SM at most; without a device to ask (host tools), one
-     * per tile, which the schedule handles as well. */
+    /* One block per SM at most; planned without a GPU (p->sms 0), one per
+     * tile, which the schedule handles as well. */
     const int tiles = fs_cdiv(p->seq, BM) * p->batch * p->heads_q;
-    int dev, sms;
-    const int asked = cudaGetDevice(&dev) == cudaSuccess &&
-                      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess;
-    pl->grid = dim3(asked && sms < tiles ? sms : tiles);
+    pl->grid = dim3(p->sms > 0 && p->sms < tiles ? p->sms : tiles);
     pl->block = dim3((CONSUMERS + PRODUCERS) * 32);
     pl->smem_dynamic = smem[bn == 128][d];
     pl->workspace_bytes = 0;
     pl->launches = 1;
     return NULL;
-}
-
-static cudaError_t launch(const fs_problem *p)
-{
-    fs_plan pl;
-    plan(p, &pl);
-    void *args[] = {(void *)p, p->state};
-    return fs_launch_args(&pl, args, p->stream);
 }
 
 extern "C" const fs_variant fs_variant_16 = {
@@ -337,5 +326,5 @@ extern "C" const fs_variant fs_variant_16 = {
     .plan = plan,
     .setup = fs_tma_variant_setup,
     .teardown = fs_tma_teardown,
-    .launch = launch,
+    .launch = fs_launch_maps,
 };

@@ -271,8 +271,9 @@ static inline cudaError_t fs_launch_args(const fs_plan *plan, void **args, cudaS
     return e != cudaSuccess ? e : cudaGetLastError();
 }
 
-/* Launches plan->kernel with the problem as its one argument. */
-static inline cudaError_t fs_launch(const fs_plan *plan, const fs_problem *p)
+/* Launches plan->kernel with the problem as its one argument: the launch of
+ * every variant whose kernel takes nothing else. */
+static inline cudaError_t fs_launch(const fs_problem *p, const fs_plan *plan)
 {
     void *args[] = {(void *)p};
     return fs_launch_args(plan, args, p->stream);

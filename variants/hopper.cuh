@@ -387,4 +387,12 @@ static inline int fs_tma_counter_setup(fs_problem *p, const fs_plan *pl, char *w
     return fs_tma_variant_setup(p, pl, why, whylen);
 }
 
+/* Launches plan->kernel with the problem and its tensor maps (p->state, made
+ * by setup): the launch of every TMA variant. */
+static inline cudaError_t fs_launch_maps(const fs_problem *p, const fs_plan *plan)
+{
+    void *args[] = {(void *)p, p->state};
+    return fs_launch_args(plan, args, p->stream);
+}
+
 #endif

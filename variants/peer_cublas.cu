@@ -159,7 +159,7 @@ static void teardown(fs_problem *p)
     p->state = NULL;
 }
 
-static cudaError_t launch(const fs_problem *p)
+static cudaError_t launch(const fs_problem *p, const fs_plan *plan)
 {
     cublasHandle_t h = (cublasHandle_t)p->state;
     const int n = p->seq, d = p->head_dim, g = p->heads_q / p->heads_kv, batch = p->batch * p->heads_kv;

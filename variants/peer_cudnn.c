@@ -530,7 +530,7 @@ static void teardown(fs_problem *p)
 }
 
 /* The handle's stream was set to p->stream in setup. */
-static cudaError_t launch(const fs_problem *p)
+static cudaError_t launch(const fs_problem *p, const fs_plan *plan)
 {
     const cudnn_state *s = p->state;
     cudnn_status st = s->api.cudnnBackendExecute(s->handle, s->plan, s->pack);

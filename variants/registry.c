@@ -18,17 +18,24 @@ FS_VARIANT_LIST(FS_DECLARE)
 const fs_variant *const fs_variants[] = {FS_VARIANT_LIST(FS_ADDRESS)};
 const int fs_variant_count = sizeof fs_variants / sizeof fs_variants[0];
 
+const fs_variant *fs_step(int number)
+{
+    for (int i = 0; i < fs_variant_count; i++)
+        if (fs_variants[i]->kind == FS_STEP && fs_variants[i]->number == number)
+            return fs_variants[i];
+    return NULL;
+}
+
 /* A number names a step only: peers have no place in the chain. */
 const fs_variant *fs_variant_find(const char *name)
 {
     char *end;
     long n = strtol(name, &end, 10);
-    const int numeric = *name >= '0' && *name <= '9' && !*end;
-    for (int i = 0; i < fs_variant_count; i++) {
-        const fs_variant *v = fs_variants[i];
-        if ((numeric && v->kind == FS_STEP && n == v->number) || !strcmp(name, v->slug))
-            return v;
-    }
+    if (*name >= '0' && *name <= '9' && !*end)
+        return n <= 99 ? fs_step((int)n) : NULL;
+    for (int i = 0; i < fs_variant_count; i++)
+        if (!strcmp(name, fs_variants[i]->slug))
+            return fs_variants[i];
     return NULL;
 }
 
