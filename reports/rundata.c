@@ -578,14 +578,6 @@ fs_problem fsr_problem(const fsr_config *c)
     return p;
 }
 
-const fs_variant *fsr_registry(int number)
-{
-    for (int i = 0; i < fs_variant_count; i++)
-        if (fs_variants[i]->kind == FS_STEP && fs_variants[i]->number == number)
-            return fs_variants[i];
-    return NULL;
-}
-
 void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len)
 {
     if (r->peer[row])
@@ -596,52 +588,11 @@ void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len)
 
 /* ---- text ---- */
 
-const char *fsr_fmt(double v, int digits, char *buf, size_t len)
+int fsr_peer_matches(const fs_table *peers, int i, const fsr_config *c)
 {
-    if (isnan(v) || isinf(v))
-        snprintf(buf, len, "–");
-    else
-        snprintf(buf, len, "%.*f", digits, v);
-    return buf;
-}
-
-const char *fsr_md(const char *s, char *buf, size_t len)
-{
-    size_t o = 0;
-    for (; *s && o + 3 < len; s++) {
-        if (*s == '|')
-            buf[o++] = '\\';
-        buf[o++] = *s == '\n' || *s == '\r' ? ' ' : *s;
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-/* ---- data and output files ---- */
-
-const char *fsr_data(const char *rel, char *buf, size_t len)
-{
-    char dir[1024];
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    dir[n > 0 ? n : 0] = '\0';
-    struct stat st;
-    /* Two folders up at most: bin/ or build/, then build/tests/. */
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(dir, '/');
-        if (!slash || slash == dir)
-            break;
-        *slash = '\0';
-        if (!(slash = strrchr(dir, '/')))
-            break;
-        static const char *const where[] = {"%.*s/share/flashstudy/%s", "%.*s/%s"};
-        for (int w = 0; w < 2; w++) {
-            snprintf(buf, len, where[w], (int)(slash - dir), dir, rel);
-            if (!stat(buf, &st) && S_ISREG(st.st_mode))
-                return buf;
-        }
-    }
-    snprintf(buf, len, "%s", rel);
-    return buf;
+    return fs_table_num(peers, i, "batch") == c->batch && fs_table_num(peers, i, "seq") == c->seq &&
+           fs_table_num(peers, i, "heads_q") == c->heads_q && fs_table_num(peers, i, "head_dim") == c->head_dim &&
+           fs_table_num(peers, i, "causal") == c->causal;
 }
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)

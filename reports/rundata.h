@@ -10,18 +10,9 @@
 #include "files.h"
 #include "table.h"
 #include "variant.h"
+#include "markdown.h"
 #include "report.h"
-
-#define FSR_SEED_FIGURES "reports/seed_figures.csv"
-#define FSR_PEERS "reports/peers.csv"
-#define FSR_DATA_HINT "flashstudy reads its data beside its executable: PREFIX/share/flashstudy/ " \
-                      "when installed, else the source tree that holds the build folder"
-
-/* The path of a data file of flashstudy (FSR_PEERS, "plots/time.gp"),
- * wherever the working folder is: PREFIX/share/flashstudy/rel beside an
- * installed PREFIX/bin/flashstudy, or rel in the source tree above the build
- * folder (build/flashstudy, build/tests/NAME); rel itself when neither has it. */
-const char *fsr_data(const char *rel, char *buf, size_t len);
+#include "shipped.h"
 
 enum {
     FSR_TIME, FSR_TFLOPS, FSR_ROOFLINE, FSR_FLOP_EXEC, FSR_DRAM, FSR_DRAM_READ, FSR_DRAM_WRITE,
@@ -113,8 +104,10 @@ void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len);
  * off as the run's single value. */
 void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
 fs_problem fsr_problem(const fsr_config *c);
+/* Row i of reports/peers.csv measured configuration c (its shape, with K and
+ * V expanded to the query heads). */
+int fsr_peer_matches(const fs_table *peers, int i, const fsr_config *c);
 
-const fs_variant *fsr_registry(int number);               /* a step; NULL when not in this build */
 /* "03 causal_skip" (slug from the CSV), "cublas (peer)". */
 void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len);
 
@@ -122,10 +115,6 @@ void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len);
  * step beside each peer the run measured; nothing when it measured none. */
 void fsr_peers_section(FILE *f, const fsr_run *r);
 
-/* Formats v with digits decimals, or "–" when v is NAN. */
-const char *fsr_fmt(double v, int digits, char *buf, size_t len);
-/* Markdown cell text: '|' escaped, line breaks as spaces. */
-const char *fsr_md(const char *s, char *buf, size_t len);
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen);
 

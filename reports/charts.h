@@ -1,0 +1,48 @@
+/* The charts of a run, for plots.c to render: each chart's writer derives
+ * a .dat file from the run and hands back the gnuplot variables of its
+ * template (plots/<name>.gp). Internal to reports/. */
+#ifndef FS_CHARTS_H
+#define FS_CHARTS_H
+
+#include <stddef.h>
+#include "inside.h"
+#include "rundata.h"
+
+#define VARS_LEN 4096
+
+/* What a chart's writer hands back: its gnuplot variables, or why it has
+ * nothing to draw. A chart drawn once per variant gets the variant's row and
+ * names its output. */
+typedef struct {
+    const fsr_run *r;
+    const fs_table *peers;
+    const fsr_inside *in;
+    const char *dir;
+    int row;
+    char name[96];         /* output <name>.png, <name>.svg, the template's name unless the writer sets one */
+    char config[700];      /* what the chart shows: the primary configuration unless it says otherwise */
+    char vars[VARS_LEN];
+    char skip[512];
+    char *err;
+    size_t errlen;
+} chart_ctx;
+
+/* A gnuplot variable name='value' for the chart's template (quotes and
+ * control characters in the value become spaces). */
+void fsr_chart_var(chart_ctx *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+typedef struct {
+    const char *name;      /* plots/<name>.gp; output <name>.png, <name>.svg */
+    const char *what;
+    /* 1 drawn (c->vars set), 0 nothing to draw (c->skip says why), -1 with
+     * c->err. */
+    int (*write)(chart_ctx *c);
+    /* A chart drawn once per row: the rows (none: c->skip says why); NULL
+     * for a chart of the run. */
+    int (*rows)(chart_ctx *c, int *rows, int max);
+} fsr_chart;
+
+extern const fsr_chart fsr_charts[];
+extern const int fsr_chart_count;
+
+#endif

@@ -1,0 +1,27 @@
+/* Markdown for the report, compare and the README tables: numbers and
+ * cells as text, and table rows "| a | b |" with a rule after the heading.
+ * Every cell is escaped (fsr_md), so that no text of a run folder can make
+ * a heading, a link or a column of its own. */
+#ifndef FS_MARKDOWN_H
+#define FS_MARKDOWN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* v with digits decimals, or "–" when v is NAN or infinite. */
+const char *fsr_fmt(double v, int digits, char *buf, size_t len);
+/* Markdown cell text: '|' escaped, line breaks as spaces. */
+const char *fsr_md(const char *s, char *buf, size_t len);
+
+void md_row(FILE *f);                              /* "|" */
+void md_cell(FILE *f, const char *s);              /* " s |", escaped */
+void md_cellf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void md_num(FILE *f, double v, int digits);        /* fsr_fmt's text */
+void md_end(FILE *f);                              /* the row's line break */
+void md_rule(FILE *f, int n);
+void md_heading(FILE *f, const char *const *h, int n);   /* a row and its rule */
+/* "+4.1%", "+2.7 pts" (a percentage's change in points), or "–". */
+const char *md_fmt_change(double ch, int pct, char *buf, size_t len);
+void md_change(FILE *f, double ch, int pct);
+
+#endif
