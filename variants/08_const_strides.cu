@@ -177,6 +177,7 @@ extern "C" const fs_variant fs_variant_08 = {
     .why = "constant strides turn 64-bit multiplies by run-time strides into shifts and drop the head_dim guards "
        "(the log's step 7)",
     .expect = "integer and branch instructions down; time within a couple of percent",
+    .expects = {{"warp_inst", -10, -2}, {"time_median_s", -2, 2}},
     .deviation = "branch instructions fell by less than in the log: the consumers' mbarrier wait loops count too",
     .target = "sm_80",
     .stops_at_diagonal = 1,

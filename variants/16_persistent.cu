@@ -1,26 +1,26 @@
 /* Step 16 - a persistent grid with a tile scheduler, and O stored by TMA.
  *
  * What changed: the grid is one block per SM (at most), and each block walks
- *   through query tiles (128 rows of one head) in a fixed order: longest
- *   first (for causal, the tiles nearest the end of the sequence, which see
- *   the most keys), dealt to the blocks in a snake: round 0 gives tile c to
- *   block c, round 1 gives the next tiles to the blocks in reverse, and so
- *   on, so that a block that drew a long tile draws a short one next. Producer
- *   and consumers compute the same order, so nothing is exchanged. The K/V
- *   ring runs on across tiles (its counters do not restart), and the
- *   producer fetches the next tile's first K/V block while the consumers
- *   finish the last one. Each consumer warpgroup writes its 64 rows of O into
- *   its half of the Q buffer (swizzled) and one of its threads stores them
- *   with a bulk tensor copy; the producer reloads Q once both halves have
- *   been read (q_free).
+ *   query tiles (128 rows of one head) in a fixed order: longest first (for
+ *   causal, the tiles nearest the end of the sequence), dealt in a snake:
+ *   round 0 gives tile c to block c, round 1 the next tiles in reverse, so
+ *   that a block that drew a long tile draws a short one next. Producer and
+ *   consumers compute the same order. The K/V ring runs on across tiles, and
+ *   the producer fetches the next tile's first K/V block while the consumers
+ *   finish the last one. Second, O goes out by TMA: each consumer warpgroup
+ *   writes its 64 rows into its half of the Q buffer and one thread stores
+ *   them with a bulk copy; Q is reloaded once both halves are read (q_free).
  * Why: FlashAttention-3's persistent kernel and its longest-processing-time
- *   scheduler: at N = 1024 causal there are 256 tiles of 1 to 8 key blocks
- *   on 132 SMs; the hardware's own order leaves some SMs with 12 blocks of
- *   work and others with 4, where the snake leaves at most 9 against a mean
- *   of 8.7. Tiles also no longer pay a launch of their own, and a block's
- *   epilogue overlaps the next tile's loads.
+ *   scheduler: at N = 1024 causal 256 tiles of 1 to 8 key blocks on 132 SMs;
+ *   the hardware's order leaves some SMs 12 blocks of work and others 4, the
+ *   snake at most 9 against a mean of 8.7; tiles pay no launch of their own.
+ *   The store lets a warpgroup go on to its next tile while its O is written
+ *   (15's stores hold it until they leave). The two share a step since 17-19
+ *   build on both; a step of its own would renumber them.
  * Expect: SM load imbalance (max against mean of active cycles) down at the
- *   seed's configuration; time -5 to -20% there, less at large N.
+ *   seed's configuration; time -5 to -20% there, less at large N. Nearly all
+ *   of it from the schedule; the store at most the epilogue's share, a few
+ *   percent at N = 1024, less at long N.
  * Preconditions: as 15.
  */
 #include <math.h>
