@@ -2,7 +2,7 @@
 """results.csv as other programs see it: every checked-in run and the test
 fixture read by Python's csv module with default options (as pandas, DuckDB
 and spreadsheets read it), its columns those of core/results.h, and
-scripts/results_schema3.py turning the schema 2 form of the fixture back into
+scripts/results_upgrade.py turning the schema 2 form of the fixture back into
 the fixture byte for byte. Closes with "results-csv: N passed, N failed"."""
 import csv
 import glob
@@ -63,9 +63,9 @@ with tempfile.TemporaryDirectory() as tmp:
                 r = rows[0].index("roofline_ratio")
                 cells[keep.index(r)] = "%.9g" % (float(row[r]) * 100) if row[r] else ""
             out.writerow(cells)
-    rc = subprocess.run([sys.executable, "scripts/results_schema3.py", old]).returncode
+    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", old]).returncode
     with open(old, newline="") as f:
-        check(rc == 0 and f.read() == want, "scripts/results_schema3.py does not give back the fixture")
+        check(rc == 0 and f.read() == want, "scripts/results_upgrade.py does not give back the fixture")
 
 print(f"results-csv: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
