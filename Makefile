@@ -34,7 +34,7 @@ RUN_ARGS ?=
 PREFIX ?= /usr/local
 # The checked-in run whose steps README.md shows (make readme; the test of the
 # README's tables).
-REFERENCE_RUN := results/20261201-1800-h200
+REFERENCE_RUN := results/20261201-141308-nvidia-h200
 
 # make test builds for one architecture: ARCHS when given, else the GPU's
 # here, else compute capability 9.0 (the H200's) as PTX alone. Every variant
@@ -191,7 +191,8 @@ test: deps
 	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) test-build
 	+@if nvidia-smi -L >/dev/null 2>&1; then gpu='$(GPU_TESTS)' skip=0; else gpu= skip=$(words $(GPU_TESTS)); \
 	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
-	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) SKIPPED=$$skip bash scripts/run_tests.sh \
+	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) REFERENCE_RUN='$(REFERENCE_RUN)' SKIPPED=$$skip \
+	   bash scripts/run_tests.sh \
 	   $(TESTS) tests/results_csv.py tests/install.sh $$gpu
 
 test-gpu: $(FS) $(GPU_TESTS)

@@ -3,11 +3,13 @@
 # another working folder: `report` and `plots` of a copy of the reference run
 # named by its bare id, the data files (reports/*.csv, plots/*.gp) found
 # beside the executable. Closes with "install: N passed, N failed".
-# Environment: MAKE, BUILD, ARCHS and CODE of the build under test.
+# Environment: MAKE, BUILD, ARCHS and CODE of the build under test, and
+# REFERENCE_RUN (the Makefile's).
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
 trap 'rm -rf "$tmp"' EXIT
-run=20261201-1300-h200
+run=${REFERENCE_RUN:?the Makefile sets REFERENCE_RUN}
+run=${run#results/}
 
 result() {  # result WHAT STATUS
     if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else

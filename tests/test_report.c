@@ -749,7 +749,7 @@ static void expectations_by_head_dim(void **state)
     static const struct {
         const char *run, *says, *not;
     } want[] = {
-        {"results/20261201-1800-h200-hopper-d64", "expected time_median_s -15 to -5%; measured -15.0%: met",
+        {"results/20261201-141453-nvidia-h200-hopper-d64", "expected time_median_s -15 to -5%; measured -15.0%: met",
          "expected time_median_s -3 to +3%"},
         {REFERENCE_RUN, "expected time_median_s -3 to +3%; measured -1.2%: met", "expected time_median_s -15 to -5%"},
     };
