@@ -26,8 +26,7 @@ static int cmd_list(const fs_options *o, int argc, char **argv)
         if (o->ids)
             printf("%s\n", id);
         else
-            printf("%-8s %-4s %-20s %s (%s)\n", id, v->kind == FS_STEP ? "step" : "peer", v->slug, v->title,
-                   v->target);
+            printf("%-20s %-4s %s (%s)\n", id, v->kind == FS_STEP ? "step" : "peer", v->title, v->target);
     }
     return 0;
 }

@@ -194,6 +194,31 @@ static int set_stop(fs_options *o, const spec *s, const char *value, char *err, 
     return -1;
 }
 
+/* --dtype fp16|bf16, a comma list for `sweep`. */
+static int set_dtype(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    fs_ints *list = &o->study.dtype;
+    if (o->cmd != FS_CMD_SWEEP && strchr(value, ','))
+        return fs_fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
+                       s->name, commands[o->cmd].name, value);
+    list->n = 0;
+    for (const char *item = value;; item += strcspn(item, ",") + 1) {
+        const size_t len = strcspn(item, ",");
+        char buf[16];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), item);
+        const int t = len < sizeof buf ? fs_dtype_find(buf) : -1;
+        if (t < 0)
+            return fs_fail(err, errlen, "%s takes fp16 or bf16 (a comma list for `sweep`), not \"%.*s\"", s->name,
+                           (int)(len < 40 ? len : 40), item);
+        for (int i = 0; i < list->n; i++)
+            if (list->v[i] == t)
+                return fs_fail(err, errlen, "%s lists %s twice", s->name, fs_dtype_names[t]);
+        list->v[list->n++] = t;
+        if (!item[len])
+            return 0;
+    }
+}
+
 static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
@@ -314,6 +339,7 @@ static const spec specs[] = {
     {"--heads-q", "N", STUDY, set_sizes, AT(study.heads_q), 0, "query heads"},
     {"--heads-kv", "N", STUDY, set_sizes, AT(study.heads_kv), 0, "key/value heads, dividing --heads-q"},
     {"--head-dim", "D", STUDY, set_sizes, AT(study.head_dim), 0, "head dimension"},
+    {"--dtype", "fp16|bf16", STUDY, set_dtype, 0, 0, "element type of Q, K, V and O (default fp16)"},
     {"--tile", "BMxBN|N", STUDY, set_tile, 0, 0,
      "block shape: query rows per block x key rows per step; N means NxN"},
     {"--causal", NULL, STUDY, set_flag, AT(study.causal), 1, "causal mask"},
@@ -351,10 +377,11 @@ void fs_usage(FILE *f)
     fprintf(f, "usage: flashstudy COMMAND [options]   (--help, --version)\n\ncommands:\n");
     for (int c = 0; c < FS_CMD_COUNT; c++)
         fprintf(f, "  %-34s %s\n", commands[c].synopsis, commands[c].summary);
-    fprintf(f, "\noptions of run and sweep (sweep: the size options and --tile take comma lists; the defaults "
-               "are the log's configuration: --batch %d --seq %d --heads-q %d --heads-kv %d --head-dim %d "
-               "--%scausal --tile %dx%d):\n", fs_log_shape.batch, fs_log_shape.seq, fs_log_shape.heads_q,
-            fs_log_shape.heads_kv, fs_log_shape.head_dim, fs_log_shape.causal ? "" : "no-", fs_log_shape.bm,
+    fprintf(f, "\noptions of run and sweep (sweep: the size options, --dtype and --tile take comma lists; the "
+               "defaults are the log's configuration: --batch %d --seq %d --heads-q %d --heads-kv %d --head-dim %d "
+               "--dtype %s --%scausal --tile %dx%d):\n", fs_log_shape.batch, fs_log_shape.seq, fs_log_shape.heads_q,
+            fs_log_shape.heads_kv, fs_log_shape.head_dim, fs_dtype_names[fs_log_shape.dtype],
+            fs_log_shape.causal ? "" : "no-", fs_log_shape.bm,
             fs_log_shape.bn);
     for (int i = 0; i < NSPECS; i++) {
         char flag[48];
@@ -437,6 +464,7 @@ static void set_defaults(fs_options *o, fs_command cmd)
     o->study.heads_q = (fs_ints){1, {fs_log_shape.heads_q}};
     o->study.heads_kv = (fs_ints){1, {fs_log_shape.heads_kv}};
     o->study.head_dim = (fs_ints){1, {fs_log_shape.head_dim}};
+    o->study.dtype = (fs_ints){1, {fs_log_shape.dtype}};
     o->study.bm = (fs_ints){1, {fs_log_shape.bm}};
     o->study.bn = (fs_ints){1, {fs_log_shape.bn}};
     o->study.causal = fs_log_shape.causal;

@@ -5,7 +5,7 @@
 #define FS_RESULTS_H
 
 #define FS_RESULT_COLUMNS(X)                                                                  \
-    X(VARIANT, "variant", "the variant's id: a step's number (\"08\"), a peer's slug (\"cublas\")") \
+    X(VARIANT, "variant", "the variant's id: a step's number and slug (\"08_const_strides\"), a peer's slug (\"cublas\")") \
     X(SLUG, "slug", "variant name")                                                           \
     X(KIND, "kind", "step: a step of the chain; peer: a production kernel measured the same way") \
     X(STATUS, "status", "ok, failed (validation, launch or resources) or skipped")            \
@@ -16,6 +16,7 @@
     X(HEADS_Q, "heads_q", "query heads")                                                      \
     X(HEADS_KV, "heads_kv", "key/value heads (GQA groups = heads_q / heads_kv)")              \
     X(HEAD_DIM, "head_dim", "head dimension D")                                               \
+    X(DTYPE, "dtype", "element type of Q, K, V and O: fp16 or bf16")                          \
     X(CAUSAL, "causal", "1: causal mask")                                                     \
     X(BM, "bm", "BM, the block shape asked for: query rows per block")                         \
     X(BN, "bn", "BN, the block shape asked for: key rows per step of the key loop")            \

@@ -1,17 +1,19 @@
 /* The columns that name an attention problem in results.csv, in one table,
  * with the log's configuration: document 000's shape, B=2 N=1024 Hq=16 Hkv=8
- * D=128 causal, BM = BN = 32. The options' defaults, the report's primary
- * configuration and the README's step table all come from it. */
+ * D=128 fp16 causal, BM = BN = 32. The options' defaults, the report's
+ * primary configuration and the README's step table all come from it. */
 #ifndef FS_SHAPE_H
 #define FS_SHAPE_H
 
-/* X(field, results.csv column, the log's value) */
+/* X(field, results.csv column, the log's value). dtype is an fs_dtype
+ * (core/variant.h); its column holds the type's name. */
 #define FS_SHAPE_FIELDS(X)   \
     X(batch, "batch", 2)     \
     X(seq, "seq", 1024)      \
     X(heads_q, "heads_q", 16) \
     X(heads_kv, "heads_kv", 8) \
     X(head_dim, "head_dim", 128) \
+    X(dtype, "dtype", 0)     \
     X(causal, "causal", 1)   \
     X(bm, "bm", 32)          \
     X(bn, "bn", 32)

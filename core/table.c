@@ -198,14 +198,18 @@ static int check_bom(const csv *r, const char *path, char *err, size_t errlen)
 }
 
 /* A schema_version cell other than FS_SCHEMA_VERSION: says whether the file is
- * newer than this build or simply wrong. */
-static int bad_version(const char *path, int line, const char *v, char *err, size_t errlen)
+ * newer than this build, older (its first row says so), or simply wrong. */
+static int bad_version(const char *path, int line, const char *v, int first, char *err, size_t errlen)
 {
     char *end;
     long version = strtol(v, &end, 10);
     if (isdigit((unsigned char)*v) && !*end && version > FS_SCHEMA_VERSION)
         return fs_fail(err, errlen, "%s uses results schema %ld, newer than schema %d that this build "
                     "reads; use a newer flashstudy", path, version, FS_SCHEMA_VERSION);
+    if (first && isdigit((unsigned char)*v) && !*end && version > 0)
+        return fs_fail(err, errlen, "%s uses results schema %ld, written by an older flashstudy; this one "
+                       "reads schema %d (convert the run folder: python3 scripts/results_upgrade.py %s)", path,
+                       version, FS_SCHEMA_VERSION, path);
     return fs_fail(err, errlen, "%s line %d: schema_version is \"%.20s\", not %d", path, line, v,
                 FS_SCHEMA_VERSION);
 }
@@ -222,7 +226,7 @@ static int old_schema(const csv *r, const char *path, char *err, size_t errlen)
         n++;
     return fs_fail(err, errlen, "%s: schema %.*s file: written by an older flashstudy; this one reads "
                 "schema %d, without the comment line and with the version in a first column "
-                "schema_version (convert it: python3 scripts/results_schema3.py %s)",
+                "schema_version (convert the run folder: python3 scripts/results_upgrade.py %s)",
                 path, (int)n, r->s + plen, FS_SCHEMA_VERSION, path);
 }
 
@@ -286,7 +290,7 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
                         path, line, n, n == 1 ? "" : "s", t->ncols + skip);
         }
         if (skip && strcmp(cells[0], FS_SCHEMA_VERSION_TEXT)) {
-            int rc = bad_version(path, line, cells[0], err, errlen);
+            int rc = bad_version(path, line, cells[0], t->nrows == 0, err, errlen);
             free_cells(cells, n);
             return rc;
         }

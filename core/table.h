@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#define FS_SCHEMA_VERSION 3
-#define FS_SCHEMA_VERSION_TEXT "3"
+#define FS_SCHEMA_VERSION 4
+#define FS_SCHEMA_VERSION_TEXT "4"
 
 typedef struct {
     int ncols, nrows, cap;

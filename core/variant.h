@@ -17,18 +17,28 @@
 extern "C" {
 #endif
 
-/* One attention problem. Tensors are fp16, [batch][heads][seq][head_dim], the
- * layout of the seed's benchmark. Strides are in elements and given for batch,
- * head and sequence; the head_dim stride is 1 everywhere (16-byte vector loads
- * need it). GQA: query head h reads key/value head h / (heads_q / heads_kv). */
+/* The element type of Q, K, V and O: both 16-bit floats of the tensor cores.
+ * fp16 keeps 11 bits of mantissa (10 stored), bf16 8 (7 stored) and fp32's
+ * exponent range. */
+typedef enum { FS_FP16, FS_BF16, FS_DTYPE_COUNT } fs_dtype;
+extern const char *const fs_dtype_names[FS_DTYPE_COUNT];   /* "fp16", "bf16" */
+/* The type named `name`; -1 when there is none. */
+int fs_dtype_find(const char *name);
+
+/* One attention problem. Tensors are of p->dtype, [batch][heads][seq]
+ * [head_dim], the layout of the seed's benchmark. Strides are in elements
+ * and given for batch, head and sequence; the head_dim stride is 1
+ * everywhere (16-byte vector loads need it). GQA: query head h reads
+ * key/value head h / (heads_q / heads_kv). */
 typedef struct {
     int batch, heads_q, heads_kv, seq, head_dim;
+    fs_dtype dtype;
     int causal;               /* key j is visible to query i only when j <= i */
     int bm, bn;               /* the block shape asked for: query rows per
                                  block, key rows per step of the key loop */
     float scale;              /* softmax scale, 1/sqrt(head_dim) */
-    const void *q, *k, *v;    /* __half */
-    void *o;                  /* __half */
+    const void *q, *k, *v;    /* __half or __nv_bfloat16 */
+    void *o;
     long long q_stride[3], k_stride[3], v_stride[3], o_stride[3]; /* batch, head, seq */
     void *workspace;          /* device scratch of fs_plan.workspace_bytes */
     void *state;              /* what the variant's setup() made for this
@@ -80,6 +90,9 @@ typedef struct {
     /* The build target: "sm_80" runs on compute capability 8.0 and later;
      * "sm_90a" (wgmma, setmaxnreg) is built for and runs on 9.0 alone. */
     const char *target;
+    /* The element types it runs, a bit (1 << t) for each fs_dtype t; 0
+     * means fp16 alone. Other types make its row skipped, with that reason. */
+    unsigned dtypes;
     int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
                                  (otherwise masked blocks are computed too) */
     /* Fill *plan for p, or return a static sentence saying why p is not
@@ -102,12 +115,15 @@ typedef struct {
 extern const fs_variant *const fs_variants[];
 extern const int fs_variant_count;
 
-/* By number ("3", "03") or slug ("causal_skip", "cudnn"); NULL when unknown. */
+/* By number ("3", "03"), id ("03_causal_skip") or slug ("causal_skip",
+ * "cudnn"); NULL when unknown. */
 const fs_variant *fs_variant_find(const char *name);
 /* Step `number` of the chain; NULL when this build has none. */
 const fs_variant *fs_step(int number);
 
-/* "08" for a step, the slug for a peer: the variant's id in the CSV and CLI. */
+/* "08_const_strides" for a step (its number and slug), the slug for a peer:
+ * the variant's id in the CSV, the CLI, NVTX ranges and messages. Never a
+ * number alone, so that every CSV reader takes it as text. */
 const char *fs_variant_id(const fs_variant *v, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
-/* The host side of validation: fp16 conversions, seeded inputs, attention in
- * double precision, and the element-by-element comparison. */
+/* The host side of validation: 16-bit float conversions, seeded inputs,
+ * attention in double precision, and the element-by-element comparison. */
 #include "reference.h"
 #include "alloc.h"
 
@@ -52,6 +52,40 @@ float fs_half_to_float(uint16_t h)
     return f;
 }
 
+uint16_t fs_bf16_from_float(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    if ((x & 0x7fffffff) > 0x7f800000)
+        return (uint16_t)(x >> 16 | 0x40);       /* NaN stays NaN (quiet) */
+    /* Round the low 16 bits to nearest even; a carry may bump the exponent,
+     * up to inf, as it should. */
+    x += 0x7fff + (x >> 16 & 1);
+    return (uint16_t)(x >> 16);
+}
+
+float fs_bf16_to_float(uint16_t h)
+{
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+uint16_t fs_elem_from_float(fs_dtype t, float f)
+{
+    return t == FS_BF16 ? fs_bf16_from_float(f) : fs_half_from_float(f);
+}
+
+float fs_elem_to_float(fs_dtype t, uint16_t x) { return t == FS_BF16 ? fs_bf16_to_float(x) : fs_half_to_float(x); }
+
+void fs_tolerance(fs_dtype t, double *atol, double *rtol)
+{
+    const double scale = t == FS_BF16 ? 8 : 1; /* 2^(11 - 8): the ratio of the unit roundoffs */
+    *atol = 2e-3 * scale;
+    *rtol = 1e-2 * scale;
+}
+
 static uint64_t splitmix64(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -61,8 +95,9 @@ static uint64_t splitmix64(uint64_t *state)
 }
 
 /* Box-Muller: two uniforms give two independent N(0, 1) values. Float
- * arithmetic is ample for values rounded to fp16, and several times faster. */
-void fs_fill_random(uint16_t *x, size_t n, uint64_t seed)
+ * arithmetic is ample for values rounded to 16 bits, and several times
+ * faster. */
+void fs_fill_random(uint16_t *x, size_t n, uint64_t seed, fs_dtype t)
 {
     const float two_pi = 6.2831853f;
     uint64_t state = seed;
@@ -70,9 +105,9 @@ void fs_fill_random(uint16_t *x, size_t n, uint64_t seed)
         float u1 = ((splitmix64(&state) >> 40) + 1) * 0x1p-24f;   /* (0, 1]: log is finite */
         float u2 = (splitmix64(&state) >> 40) * 0x1p-24f;
         float r = sqrtf(-2.0f * logf(u1));
-        x[i] = fs_half_from_float(r * cosf(two_pi * u2));
+        x[i] = fs_elem_from_float(t, r * cosf(two_pi * u2));
         if (i + 1 < n)
-            x[i + 1] = fs_half_from_float(r * sinf(two_pi * u2));
+            x[i + 1] = fs_elem_from_float(t, r * sinf(two_pi * u2));
     }
 }
 
@@ -93,14 +128,14 @@ void fs_reference_cpu(const fs_problem *p, const uint16_t *q, const uint16_t *k,
             const uint16_t *vh = v + b * p->v_stride[0] + hk * p->v_stride[1];
             for (int j = 0; j < n; j++)
                 for (int c = 0; c < d; c++) {
-                    kt[(size_t)c * n + j] = fs_half_to_float(kh[j * p->k_stride[2] + c]);
-                    vd[(size_t)j * d + c] = fs_half_to_float(vh[j * p->v_stride[2] + c]);
+                    kt[(size_t)c * n + j] = fs_elem_to_float(p->dtype, kh[j * p->k_stride[2] + c]);
+                    vd[(size_t)j * d + c] = fs_elem_to_float(p->dtype, vh[j * p->v_stride[2] + c]);
                 }
             for (int i = 0; i < n; i++) {
                 const uint16_t *qi = q + b * p->q_stride[0] + h * p->q_stride[1] + i * p->q_stride[2];
                 const int keys = p->causal ? i + 1 : n;
                 for (int c = 0; c < d; c++)
-                    qd[c] = fs_half_to_float(qi[c]);
+                    qd[c] = fs_elem_to_float(p->dtype, qi[c]);
                 for (int j = 0; j < keys; j++)
                     s[j] = 0;
                 for (int c = 0; c < d; c++)
@@ -144,8 +179,8 @@ int fs_compare_output(const fs_problem *p, const uint16_t *out, const double *re
         for (int h = 0; h < p->heads_q; h++)
             for (int r = 0; r < p->seq; r++)
                 for (int col = 0; col < p->head_dim; col++, i++) {
-                    double got = fs_half_to_float(out[b * p->o_stride[0] + h * p->o_stride[1] +
-                                                      r * p->o_stride[2] + col]);
+                    double got = fs_elem_to_float(p->dtype, out[b * p->o_stride[0] + h * p->o_stride[1] +
+                                                                 r * p->o_stride[2] + col]);
                     double want = ref[i], e = fabs(got - want);
                     int finite = isfinite(got);
                     c->nonfinite |= !finite;

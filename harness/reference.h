@@ -13,13 +13,21 @@ extern "C" {
 /* fp16 <-> float on the host (IEEE binary16, round to nearest even). */
 uint16_t fs_half_from_float(float f);
 float fs_half_to_float(uint16_t h);
+/* bf16 <-> float: the upper 16 bits of a float, rounded to nearest even. */
+uint16_t fs_bf16_from_float(float f);
+float fs_bf16_to_float(uint16_t h);
+/* An element of type t from or to float. */
+uint16_t fs_elem_from_float(fs_dtype t, float f);
+float fs_elem_to_float(fs_dtype t, uint16_t x);
 
-/* Fills n halves with values drawn from N(0, 1) by a seeded generator. */
-void fs_fill_random(uint16_t *x, size_t n, uint64_t seed);
+/* Fills n elements of type t with values drawn from N(0, 1) by a seeded
+ * generator (the same draws whatever t, rounded to it). */
+void fs_fill_random(uint16_t *x, size_t n, uint64_t seed, fs_dtype t);
 
-/* Attention in double on the CPU: p describes shapes, strides, causal and
- * scale (its device pointers are ignored); q, k, v are host copies laid out
- * as p's strides say; out is contiguous [batch][heads_q][seq][head_dim]. */
+/* Attention in double on the CPU: p describes shapes, the element type,
+ * strides, causal and scale (its device pointers are ignored); q, k, v are
+ * host copies laid out as p's strides say; out is contiguous
+ * [batch][heads_q][seq][head_dim]. */
 void fs_reference_cpu(const fs_problem *p, const uint16_t *q, const uint16_t *k,
                       const uint16_t *v, double *out);
 
@@ -35,12 +43,15 @@ typedef struct {
     int nonfinite;            /* NaN or Inf in the output: never passes */
 } fs_compare;
 
-/* fp16 tolerances: rounding the output to fp16 alone costs 2^-11 relative. */
-#define FS_ATOL 2e-3
-#define FS_RTOL 1e-2
+/* The tolerances of type t. fp16's: rounding the output alone costs 2^-11
+ * relative (its unit roundoff u), and atol 2e-3 and rtol 1e-2 are about 4u
+ * and 20u. bf16 keeps 8 bits of mantissa where fp16 keeps 11: u is 2^-8,
+ * 8 times fp16's, and so are its bounds, the same multiples of u: atol
+ * 1.6e-2 and rtol 8e-2. */
+void fs_tolerance(fs_dtype t, double *atol, double *rtol);
 
-/* Compares every element of out (fp16, laid out as p->o_stride says) with
- * ref (contiguous); element i passes when |out - ref| <= atol + rtol*|ref|,
+/* Compares every element of out (of p->dtype, laid out as p->o_stride says)
+ * with ref (contiguous); element i passes when |out - ref| <= atol + rtol*|ref|,
  * with atol and rtol read from c (set them first), the other fields filled.
  * NaN or Inf fails and makes max_abs_err and rel_l2_err infinite. Prints the
  * first `show` mismatches with their (batch, head, row, col) to stderr,

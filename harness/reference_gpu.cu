@@ -3,6 +3,7 @@
  * obviously right, not fast: one warp per (batch, head, query row), the
  * lanes splitting the head dimension, two passes over the keys (the row's
  * maximum score, then the sum of exponentials and the weighted values). */
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "reference.h"
 
@@ -17,18 +18,24 @@ __device__ static float fsref_warp_sum(float x)
     return x;
 }
 
+__device__ static float fsref_float(__half x) { return __half2float(x); }
+__device__ static float fsref_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+
 /* q_i . k_j * scale, the same value in every lane. */
-__device__ static float fsref_score(const float *q, const __half *k, int lane, int d, float scale)
+template <typename T>
+__device__ static float fsref_score(const float *q, const T *k, int lane, int d, float scale)
 {
     float part = 0;
     for (int t = 0; t < FSREF_PER_LANE; t++) {
         int c = lane + 32 * t;
         if (c < d)
-            part += q[t] * __half2float(k[c]);
+            part += q[t] * fsref_float(k[c]);
     }
     return fsref_warp_sum(part) * scale;
 }
 
+/* T: the element type, __half or __nv_bfloat16. */
+template <typename T>
 __global__ void fsref_attention(fs_problem p, float *out)
 {
     const long long row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
@@ -38,15 +45,15 @@ __global__ void fsref_attention(fs_problem p, float *out)
     const int i = (int)(row % p.seq), h = (int)(row / p.seq % p.heads_q);
     const int b = (int)(row / ((long long)p.seq * p.heads_q));
     const int hk = h / (p.heads_q / p.heads_kv);
-    const __half *q = (const __half *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + i * p.q_stride[2];
-    const __half *k = (const __half *)p.k + b * p.k_stride[0] + hk * p.k_stride[1];
-    const __half *v = (const __half *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
+    const T *q = (const T *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + i * p.q_stride[2];
+    const T *k = (const T *)p.k + b * p.k_stride[0] + hk * p.k_stride[1];
+    const T *v = (const T *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
     const int keys = p.causal ? i + 1 : p.seq;
 
     float qr[FSREF_PER_LANE], acc[FSREF_PER_LANE];
     for (int t = 0; t < FSREF_PER_LANE; t++) {
         int c = lane + 32 * t;
-        qr[t] = c < d ? __half2float(q[c]) : 0.0f;
+        qr[t] = c < d ? fsref_float(q[c]) : 0.0f;
         acc[t] = 0.0f;
     }
     float mx = -INFINITY;
@@ -60,7 +67,7 @@ __global__ void fsref_attention(fs_problem p, float *out)
         for (int t = 0; t < FSREF_PER_LANE; t++) {
             int c = lane + 32 * t;
             if (c < d)
-                acc[t] += e * __half2float(v[j * p.v_stride[2] + c]);
+                acc[t] += e * fsref_float(v[j * p.v_stride[2] + c]);
         }
     }
     for (int t = 0; t < FSREF_PER_LANE; t++) {
@@ -76,6 +83,9 @@ extern "C" cudaError_t fs_reference_gpu(const fs_problem *p, float *out_dev)
         return cudaErrorInvalidValue;
     long long rows = (long long)p->batch * p->heads_q * p->seq;
     unsigned blocks = (unsigned)((rows + FSREF_WARPS - 1) / FSREF_WARPS);
-    fsref_attention<<<blocks, 32 * FSREF_WARPS, 0, p->stream>>>(*p, out_dev);
+    if (p->dtype == FS_BF16)
+        fsref_attention<__nv_bfloat16><<<blocks, 32 * FSREF_WARPS, 0, p->stream>>>(*p, out_dev);
+    else
+        fsref_attention<__half><<<blocks, 32 * FSREF_WARPS, 0, p->stream>>>(*p, out_dev);
     return cudaGetLastError();
 }

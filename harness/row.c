@@ -49,6 +49,7 @@ void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot)
     fs_cell(row, FS_COL_HEADS_Q, "%d", c->heads_q);
     fs_cell(row, FS_COL_HEADS_KV, "%d", c->heads_kv);
     fs_cell(row, FS_COL_HEAD_DIM, "%d", c->head_dim);
+    fs_cell(row, FS_COL_DTYPE, "%s", fs_dtype_names[c->dtype]);
     fs_cell(row, FS_COL_CAUSAL, "%d", c->causal);
     fs_cell(row, FS_COL_BM, "%d", c->bm);
     fs_cell(row, FS_COL_BN, "%d", c->bn);
@@ -93,7 +94,7 @@ void fs_row_print(const fs_variant *v, char **row)
 {
     const char *status = row[FS_COL_STATUS], *reason = row[FS_COL_REASON];
     char label[96];
-    printf("[%s] %s", fs_variant_label(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
+    printf("[%s] %s", fs_variant_id(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
     if (!strcmp(status, "ok"))
         printf("  %.1f us  %.1f TFLOP/s  rel_l2 %.1e", atof(row[FS_COL_TIME_MEDIAN]) * 1e6,
                atof(row[FS_COL_FLOP_PER_S]) * 1e-12, atof(row[FS_COL_REL_L2_ERR]));

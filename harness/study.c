@@ -194,8 +194,8 @@ static int measure(study *s, entry *e)
     const fs_variant *v = e->v;
     const fs_problem *p = &e->p;
     char **row = e->row, why[1024], label[96];
-    fs_compare cmp = {.atol = FS_ATOL, .rtol = FS_RTOL};
-    fs_variant_label(v, label, sizeof label);
+    fs_compare cmp;
+    fs_variant_id(v, label, sizeof label);
 
     double mark;
     fs_trace(NULL, &mark);
@@ -287,6 +287,7 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
     fs_problem *p = &e->p;
     e->pl = (fs_plan){0};
     fs_problem_init(p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
+    p->dtype = (fs_dtype)c->dtype;
     p->sms = s->dev.sms;
     const char *refusal = v->plan(p, &e->pl);
     char why[512];
@@ -298,7 +299,8 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
     }
     fs_cell(row, FS_COL_BM_RUN, "%d", p->bm);
     fs_cell(row, FS_COL_BN_RUN, "%d", p->bn);
-    if (refusal || (refusal = fs_target_refusal(v, s->dev.cc, why, sizeof why)))
+    if (refusal || (refusal = fs_dtype_refusal(v, p->dtype, why, sizeof why)) ||
+        (refusal = fs_target_refusal(v, s->dev.cc, why, sizeof why)))
         return skip_row(row, refusal);
     size_t taken;
     if (fs_problem_alloc(p, e->pl.workspace_bytes, &taken, why, sizeof why))
@@ -320,7 +322,7 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
         outcome = fail_row(s, v, row, "setup: %s", why);
     } else {
         char range[96];
-        nvtxRangePushA(fs_variant_label(v, range, sizeof range));
+        nvtxRangePushA(fs_variant_id(v, range, sizeof range));
         outcome = measure(s, e);
         nvtxRangePop();
         if (outcome == ROW_HELD) {
@@ -467,13 +469,15 @@ static int study_loop(study *s)
     for (int hq = 0; hq < o->heads_q.n && !rc; hq++)
     for (int hkv = 0; hkv < o->heads_kv.n && !rc; hkv++)
     for (int d = 0; d < o->head_dim.n && !rc; d++)
+    for (int ty = 0; ty < o->dtype.n && !rc; ty++)
     for (int t = 0; t < o->bm.n && !rc; t++)
     for (int q = 0; q < o->seq.n && !rc; q++) {
         const fs_shape c = {.batch = o->batch.v[b], .seq = o->seq.v[q], .heads_q = o->heads_q.v[hq],
-                            .heads_kv = o->heads_kv.v[hkv], .head_dim = o->head_dim.v[d], .causal = o->causal,
-                            .bm = o->bm.v[t], .bn = o->bn.v[t]};
-        printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s %dx%d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
-               c.head_dim, c.causal ? "causal" : "non-causal", c.bm, c.bn, o->hot ? "hot" : "cold");
+                            .heads_kv = o->heads_kv.v[hkv], .head_dim = o->head_dim.v[d], .dtype = o->dtype.v[ty],
+                            .causal = o->causal, .bm = o->bm.v[t], .bn = o->bn.v[t]};
+        printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s %s %dx%d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
+               c.head_dim, fs_dtype_names[c.dtype], c.causal ? "causal" : "non-causal", c.bm, c.bn,
+               o->hot ? "hot" : "cold");
         fs_inputs_free(&s->in);
         s->shapes++;
         int n = 0, written = 0; /* e[0..n): this shape's rows so far, e[0..written) in the file */

@@ -64,12 +64,16 @@ const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len
     return buf;
 }
 
-const char *fs_variant_label(const fs_variant *v, char *buf, size_t len)
+const char *fs_dtype_refusal(const fs_variant *v, fs_dtype t, char *buf, size_t len)
 {
-    if (v->kind == FS_STEP)
-        snprintf(buf, len, "%02d_%s", v->number, v->slug);
-    else
-        snprintf(buf, len, "%s", v->slug);
+    const unsigned runs = v->dtypes ? v->dtypes : 1u << FS_FP16;
+    if (runs >> t & 1)
+        return NULL;
+    size_t at = (size_t)snprintf(buf, len, "runs");
+    for (int k = 0, n = 0; k < FS_DTYPE_COUNT && at < len; k++)
+        if (runs >> k & 1)
+            at += (size_t)snprintf(buf + at, len - at, "%s %s", n++ ? " and" : "", fs_dtype_names[k]);
+    snprintf(buf + at, at < len ? len - at : 0, " only, not %s", fs_dtype_names[t]);
     return buf;
 }
 
@@ -192,7 +196,7 @@ int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char
     in->q = fs_alloc((nq + nk + nv) * sizeof *in->q);
     in->k = in->q + nq;
     in->v = in->k + nk;
-    fs_fill_random(in->q, nq + nk + nv, seed);
+    fs_fill_random(in->q, nq + nk + nv, seed, p->dtype);
     in->ref = fs_alloc(out_elems(p) * sizeof *in->ref);
     if (!kind) {
         unsigned long long macs = (unsigned long long)out_elems(p) * p->seq;
@@ -213,7 +217,8 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
 {
     if (upload(in, p))
         return cuda_fail(why, whylen, "copying the inputs to the device");
-    /* 0xFFFF is an fp16 NaN: an element the variant never writes fails. */
+    /* 0xFFFF is a NaN in fp16 and in bf16: an element the variant never
+     * writes fails. */
     CUDA_CHECK(cudaMemsetAsync(p->o, 0xFF, o_elems(p) * 2, p->stream), cuda_fail(why, whylen, "poisoning the output"));
     cudaGetLastError();   /* so that the error read after the launch is the launch's own */
     cudaError_t e = v->launch(p, pl);
@@ -229,8 +234,7 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
         free(out);
         return cuda_fail(why, whylen, "copying the output back");
     }
-    c->atol = FS_ATOL;
-    c->rtol = FS_RTOL;
+    fs_tolerance(p->dtype, &c->atol, &c->rtol);
     int ok = fs_compare_output(p, out, in->ref, c, show, label);
     free(out);
     if (!ok)

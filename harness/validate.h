@@ -16,8 +16,9 @@ void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int se
  * when it can. */
 const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len);
 
-/* "03_causal_skip" for a step, "cublas" for a peer: NVTX ranges, messages. */
-const char *fs_variant_label(const fs_variant *v, char *buf, size_t len);
+/* Why v cannot run element type t ("runs fp16 only, not bf16"), written to
+ * buf; NULL when it can. */
+const char *fs_dtype_refusal(const fs_variant *v, fs_dtype t, char *buf, size_t len);
 
 /* v's setup for the allocated p and its plan pl, where v has one: 0, 1
  * when v cannot run here (skip the row: why says why), -1 with why.
@@ -52,7 +53,7 @@ int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char
                    char *why, size_t whylen);
 /* Copies the inputs into p's buffers, poisons o (NaN) so that an unwritten
  * element fails, runs v once as planned (pl) and compares every element, showing the first
- * `show` mismatches under label; c gets tolerances FS_ATOL and FS_RTOL and
+ * `show` mismatches under label; c gets p->dtype's tolerances and
  * the errors. Returns 1 when all pass, 0 on mismatch (why says how many), -1
  * when CUDA failed (why says which step; stderr names the call). */
 int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *p, const fs_plan *pl,

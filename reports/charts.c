@@ -126,9 +126,9 @@ static int bars(chart_ctx *c, const char *name, const int *roles, int nroles, co
 }
 
 /* A peer of reports/peers.csv at configuration c with a time. */
-static int peer_timed(const fs_table *p, int i, const fsr_config *c)
+static int peer_timed(const fsr_run *r, const fs_table *p, int i, const fsr_config *c)
 {
-    return fsr_peer_matches(p, i, c) && !isnan(fs_table_num(p, i, "time_s"));
+    return fsr_peer_matches(r, p, i, c) && !isnan(fs_table_num(p, i, "time_s"));
 }
 
 static int chart_time(chart_ctx *c)
@@ -139,9 +139,12 @@ static int chart_time(chart_ctx *c)
         return rc;
     char names[512] = "", times[512] = "";
     for (int i = 0; i < c->peers->nrows; i++)
-        if (peer_timed(c->peers, i, &c->r->cfgs[c->r->primary])) {
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? " " : "",
-                     fs_table_get(c->peers, i, "backend"));
+        if (peer_timed(c->r, c->peers, i, &c->r->cfgs[c->r->primary])) {
+            /* gnuplot's word() splits at spaces: a backend's own become '_'. */
+            size_t at = strlen(names);
+            snprintf(names + at, sizeof names - at, "%s%s", *names ? " " : "", fs_table_get(c->peers, i, "backend"));
+            for (char *ch = names + at + (at > 0); *ch; ch++)
+                *ch = *ch == ' ' ? '_' : *ch;
             snprintf(times + strlen(times), sizeof times - strlen(times), "%s%.6g", *times ? " " : "",
                      fs_table_num(c->peers, i, "time_s") * 1e6);
         }
@@ -366,7 +369,7 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
         for (int k = 0; k < nc && !seen; k++)
             for (int j = 0; j < p->nrows; j++)
                 found |= !strcmp(fs_table_get(p, j, "backend"), fs_table_get(p, i, "backend")) &&
-                         peer_timed(p, j, &r->cfgs[cfgs[k]]);
+                         peer_timed(r, p, j, &r->cfgs[cfgs[k]]);
         if (!seen && found)
             backends[nb++] = i;
     }
@@ -392,7 +395,7 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
             double t = NAN;
             for (int j = 0; j < p->nrows; j++)
                 if (!strcmp(fs_table_get(p, j, "backend"), fs_table_get(p, backends[b], "backend")) &&
-                    peer_timed(p, j, &r->cfgs[cfgs[k]]))
+                    peer_timed(r, p, j, &r->cfgs[cfgs[k]]))
                     t = fs_table_num(p, j, "time_s") * 1e6;
             put_num(f, t);
         }

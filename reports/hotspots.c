@@ -542,8 +542,9 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
 /* The results row of row j of an inside view's table; -1 if none. */
 static int result_row(const fsr_run *r, const fsr_config *c, const char *variant)
 {
+    char key[256];
     int cfg = fsr_find_config(r, c);
-    return cfg < 0 ? -1 : fsr_find_id(r, cfg, variant);
+    return cfg < 0 ? -1 : fsr_find_id(r, cfg, fsr_key(variant, key, sizeof key));
 }
 
 /* The views and the unit of their setting. */

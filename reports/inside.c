@@ -60,7 +60,8 @@ int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int
     int n = 0;
     for (int j = 0; j < t->nrows && n < max; j++) {
         fsr_config k;
-        if (strcmp(fs_table_get(t, j, "variant"), id))
+        char key[256];
+        if (strcmp(fsr_key(fs_table_get(t, j, "variant"), key, sizeof key), id))
             continue;
         fsr_row_config(t, j, &k);
         if (fsr_same_config(&k, c))

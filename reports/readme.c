@@ -13,12 +13,22 @@
 
 void fs_variants_markdown(FILE *f)
 {
-    fprintf(f, "| id | kind | variant | what it does | target |\n| ---: | --- | --- | --- | --- |\n");
+    static const char *const h[] = {"id", "kind", "what it does", "built for", "types"};
+    md_heading(f, h, 5);
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
         char id[64];
-        fprintf(f, "| %s | %s | `%s` | %s | %s |\n", fs_variant_id(v, id, sizeof id),
-                v->kind == FS_STEP ? "step" : "peer", v->slug, v->title, v->target);
+        md_row(f);
+        md_cellf(f, "`%s`", fs_variant_id(v, id, sizeof id));
+        md_cell(f, v->kind == FS_STEP ? "step" : "peer");
+        md_cell(f, v->title);
+        md_cell(f, v->target);
+        char types[64] = "";
+        for (int t = 0, n = 0; t < FS_DTYPE_COUNT; t++)
+            if ((v->dtypes ? v->dtypes : 1u << FS_FP16) >> t & 1)
+                n += snprintf(types + n, sizeof types - (size_t)n, "%s%s", n ? ", " : "", fs_dtype_names[t]);
+        md_cell(f, types);
+        md_end(f);
     }
 }
 

@@ -351,23 +351,24 @@ static int fastest(const fsr_run *r, int cfg)
 
 static void peers_section(FILE *f, const fsr_run *r, const fs_table *peers)
 {
-    fprintf(f, "## Peers (external measurements)\n\nNot measured by this run: PyTorch's "
-               "scaled_dot_product_attention backends, measured separately on the H200 "
-               "(%s, with K/V expanded to all query heads). Times are theirs; TFLOP/s counts useful FLOPs.\n\n",
-            FSR_PEERS);
-    static const char *const h[] = {"source", "backend", "date", "device", "configuration", "time (µs)", "TFLOP/s"};
-    md_heading(f, h, 7);
+    fprintf(f, "## Peers (outside this run)\n\nNot measured by this run (%s): PyTorch's "
+               "scaled_dot_product_attention backends measured on the H200 with K/V expanded to all query heads, "
+               "and figures published for the H200 and the H100, each with where it comes from. Times are theirs "
+               "(a published row's is its FLOPs over its rate); TFLOP/s counts useful FLOPs.\n\n", FSR_PEERS);
+    static const char *const h[] = {"source", "kind", "backend", "type", "device", "date", "configuration",
+                                    "time (µs)", "TFLOP/s", "from"};
+    md_heading(f, h, 10);
     for (int i = 0; i < peers->nrows; i++) {
         md_row(f);
-        md_cell(f, fs_table_get(peers, i, "source"));
-        md_cell(f, fs_table_get(peers, i, "backend"));
-        md_cell(f, fs_table_get(peers, i, "date"));
-        md_cell(f, fs_table_get(peers, i, "device"));
+        static const char *const cols[] = {"source", "kind", "backend", "dtype", "device", "date"};
+        for (int k = 0; k < 6; k++)
+            md_cell(f, fs_table_get(peers, i, cols[k]));
         md_cellf(f, "B=%s N=%s Hq=%s Hkv=%s D=%s %s", fs_table_get(peers, i, "batch"), fs_table_get(peers, i, "seq"),
               fs_table_get(peers, i, "heads_q"), fs_table_get(peers, i, "heads_kv"),
               fs_table_get(peers, i, "head_dim"), fs_table_num(peers, i, "causal") ? "causal" : "non-causal");
         md_num(f, fs_table_num(peers, i, "time_s") * 1e6, 1);
         md_num(f, fs_table_num(peers, i, "flop_per_s") * 1e-12, 0);
+        md_cell(f, fs_table_get(peers, i, "cite"));
         md_end(f);
     }
     fprintf(f, "\n");
@@ -375,12 +376,12 @@ static void peers_section(FILE *f, const fsr_run *r, const fs_table *peers)
     for (int k = 0; k < r->ncfg; k++) {
         int best = fastest(r, k);
         for (int i = 0; i < peers->nrows && best >= 0; i++) {
-            if (!fsr_peer_matches(peers, i, &r->cfgs[k]))
+            if (!fsr_peer_matches(r, peers, i, &r->cfgs[k]))
                 continue;
             if (!any++) {
                 static const char *const h2[] = {"configuration", "our fastest", "time (µs)", "TFLOP/s",
-                                                 "peer (external)", "peer time (µs)", "ours / peer time"};
-                fprintf(f, "Our fastest variant beside the peers at the same shape:\n\n");
+                                                 "peer (outside the run)", "peer time (µs)", "ours / peer time"};
+                fprintf(f, "Our fastest variant beside the peers at the same shape, type and GPU:\n\n");
                 md_heading(f, h2, 7);
             }
             char l[160], lab[96];
@@ -501,7 +502,7 @@ static void sweep_section(FILE *f, const fsr_run *r, const fs_table *peers)
                 t[k] = NAN;
                 for (int j = 0; j < peers->nrows; j++)
                     if (!strcmp(fs_table_get(peers, j, "backend"), fs_table_get(peers, i, "backend")) &&
-                        fsr_peer_matches(peers, j, &r->cfgs[cfgs[k]]) && !isnan(fs_table_num(peers, j, "time_s"))) {
+                        fsr_peer_matches(r, peers, j, &r->cfgs[cfgs[k]]) && !isnan(fs_table_num(peers, j, "time_s"))) {
                         t[k] = fs_table_num(peers, j, "time_s") * 1e6;
                         found = 1;
                     }

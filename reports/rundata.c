@@ -46,11 +46,33 @@ static int cell_int(const fs_table *t, int row, const char *col)
     return x >= 0 && x <= INT_MAX && x == floor(x) ? (int)x : -1;
 }
 
-/* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`. */
+/* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`;
+ * dtype holds a type's name, its index here (-1: none). */
 static int shape_cell(const fs_table *t, int row, const char *col)
 {
+    if (!strcmp(col, "dtype"))
+        return fs_dtype_find(fs_table_get(t, row, col) ? fs_table_get(t, row, col) : "");
     return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? cell_int(t, row, "tile")
                                                                                    : cell_int(t, row, col);
+}
+
+/* A step's number from its id: "08_const_strides", or "08" and "8" of the
+ * older schemas; -1 for anything else. */
+static int step_number(const char *id)
+{
+    char *end;
+    long n = isdigit((unsigned char)*id) ? strtol(id, &end, 10) : -1;
+    return n >= 0 && n <= INT_MAX && (!*end || *end == '_') ? (int)n : -1;
+}
+
+const char *fsr_key(const char *variant, char *buf, size_t len)
+{
+    const int n = step_number(variant);
+    if (n >= 0)
+        snprintf(buf, len, "%02d", n);
+    else
+        snprintf(buf, len, "%s", variant);
+    return buf;
 }
 
 void fsr_row_config(const fs_table *t, int row, fsr_config *c)
@@ -180,14 +202,14 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
         /* The kind column, or for an older run none: it had steps only. */
         const char *kind = fs_table_get(&r->res, i, "kind");
         r->peer[i] = kind && !strcmp(kind, "peer");
-        key[i].number = r->peer[i] ? INT_MAX : cell_int(&r->res, i, "variant");
+        key[i].number = r->peer[i] ? INT_MAX : step_number(fsr_cell(r, i, "variant"));
         key[i].id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
         if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
-            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || key[i].number < 0 || (kind && strcmp(kind, "step") &&
+            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].number < 0 || (kind && strcmp(kind, "step") &&
             !r->peer[i]) || (r->peer[i] && !*fsr_cell(r, i, "variant"))) {
             fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, causal, bm "
-                    "and bn must be whole numbers (all but causal positive) up to %d, kind step or peer, a "
-                    "step's variant its number and a peer's its name", path, i + 1, INT_MAX);
+                    "and bn must be whole numbers (all but causal positive) up to %d, dtype fp16 or bf16, kind "
+                    "step or peer, a step's variant its number and slug and a peer's its name", path, i + 1, INT_MAX);
             goto out;
         }
         double t = fs_table_num(&r->res, i, "time_median_s");
@@ -479,9 +501,11 @@ int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
  * "cold"), or its bare value ("1024", "32x32", "cold") for a list of values. */
 static void field_text(const fsr_config *c, int k, int bare, char *buf, size_t len)
 {
-    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "", ""};
-    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, 0, 0};
-    if (k == FSR_F_CAUSAL)
+    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "", "", ""};
+    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, 0, 0, 0};
+    if (k == FSR_F_DTYPE)
+        snprintf(buf, len, "%s", c->dtype >= 0 && c->dtype < FS_DTYPE_COUNT ? fs_dtype_names[c->dtype] : "?");
+    else if (k == FSR_F_CAUSAL)
         snprintf(buf, len, "%s", c->causal ? "causal" : "non-causal");
     else if (k == FSR_F_TILE)
         snprintf(buf, len, "%dx%d", c->bm, c->bn);
@@ -491,7 +515,7 @@ static void field_text(const fsr_config *c, int k, int bare, char *buf, size_t l
         snprintf(buf, len, "%s%d", bare ? "" : name[k], num[k]);
 }
 
-static const char *const field_word[FSR_NFIELDS] = {"B", "N", "Hq", "Hkv", "D", "causal", "BMxBN", "mode"};
+static const char *const field_word[FSR_NFIELDS] = {"B", "N", "Hq", "Hkv", "D", "dtype", "causal", "BMxBN", "mode"};
 
 void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len)
 {
@@ -566,8 +590,9 @@ void fsr_primary_label(const fsr_run *r, char *buf, size_t len)
 
 fs_problem fsr_problem(const fsr_config *c)
 {
-    fs_problem p = {.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv,
-                    .seq = c->seq, .head_dim = c->head_dim, .causal = c->causal, .bm = c->bm, .bn = c->bn};
+    fs_problem p = {.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv, .seq = c->seq,
+                    .head_dim = c->head_dim, .dtype = (fs_dtype)c->dtype, .causal = c->causal, .bm = c->bm,
+                    .bn = c->bn};
     /* The contiguous layout every run uses, so that a variant's plan accepts it. */
     const long long row = c->head_dim, head = (long long)c->seq * row;
     for (int i = 0; i < 2; i++) {
@@ -588,11 +613,13 @@ void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len)
 
 /* ---- text ---- */
 
-int fsr_peer_matches(const fs_table *peers, int i, const fsr_config *c)
+int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_config *c)
 {
+    const char *type = fs_table_get(peers, i, "dtype"), *device = fs_table_get(peers, i, "device");
     return fs_table_num(peers, i, "batch") == c->batch && fs_table_num(peers, i, "seq") == c->seq &&
            fs_table_num(peers, i, "heads_q") == c->heads_q && fs_table_num(peers, i, "head_dim") == c->head_dim &&
-           fs_table_num(peers, i, "causal") == c->causal;
+           fs_table_num(peers, i, "causal") == c->causal && type && c->dtype >= 0 && c->dtype < FS_DTYPE_COUNT &&
+           !strcmp(type, fs_dtype_names[c->dtype]) && device && *device && strstr(fsr_dev(r, "name"), device);
 }
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)

@@ -66,8 +66,11 @@ double fsr_dev_num(const fsr_run *r, const char *key);    /* NAN when absent */
 const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when absent */
 int fsr_number(const fsr_run *r, int row);                /* a step's number; -1 for a peer */
 int fsr_is_peer(const fsr_run *r, int row);
-/* The variant's id: "08" (also for an older run's "8"), "cublas". */
+/* The key that matches a variant's rows across files and runs: a step's
+ * number ("08", whatever schema wrote its id), a peer's slug ("cublas"). */
 const char *fsr_id(const fsr_run *r, int row, char *buf, size_t len);
+/* The same key of a variant column's cell ("08_const_strides", "8": "08"). */
+const char *fsr_key(const char *variant, char *buf, size_t len);
 int fsr_ok(const fsr_run *r, int row);                    /* status "ok" */
 
 /* The steps' rows of configuration cfg in chain order, max at most; returns
@@ -91,7 +94,10 @@ int fsr_same_config(const fsr_config *a, const fsr_config *b);
 void fsr_row_config(const fs_table *t, int row, fsr_config *c);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
-enum { FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE, FSR_NFIELDS };
+enum {
+    FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_DTYPE, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE,
+    FSR_NFIELDS
+};
 /* The label without the fields in omit. */
 void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len);
 /* The fields in which the run's configurations differ. */
@@ -104,9 +110,10 @@ void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len);
  * off as the run's single value. */
 void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
 fs_problem fsr_problem(const fsr_config *c);
-/* Row i of reports/peers.csv measured configuration c (its shape, with K and
- * V expanded to the query heads). */
-int fsr_peer_matches(const fs_table *peers, int i, const fsr_config *c);
+/* Row i of reports/peers.csv is of configuration c of run r: its shape (K
+ * and V may be expanded to the query heads), its element type, and the
+ * run's GPU (the row's device a part of the run's device name). */
+int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_config *c);
 
 /* "03 causal_skip" (slug from the CSV), "cublas (peer)". */
 void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len);

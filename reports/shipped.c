@@ -55,7 +55,8 @@ int fsr_load_seed(fs_table *t, char *err, size_t errlen)
 
 int fsr_load_peers(fs_table *t, char *err, size_t errlen)
 {
-    static const char *const cols[] = {"source", "backend", "date", "device", "batch", "seq", "heads_q",
-                                       "heads_kv", "head_dim", "causal", "time_s", "flop_per_s", NULL};
+    static const char *const cols[] = {"source", "kind",    "backend", "dtype",  "device", "date",
+                                       "batch",  "seq",     "heads_q", "heads_kv", "head_dim", "causal",
+                                       "time_s", "flop_per_s", "cite", NULL};
     return load_side_table(FSR_PEERS, cols, t, err, errlen);
 }

@@ -31,7 +31,7 @@ static double role_change(const fsr_run *r, int role, double before, double now)
 /* "post 000, line 32": where a figure of reports/seed_figures.csv comes from. */
 static const char *seed_cite(const fs_table *s, int i, char *buf, size_t len)
 {
-    snprintf(buf, len, "post %s, line %s", fs_table_get(s, i, "source"), fs_table_get(s, i, "line"));
+    snprintf(buf, len, "%s, line %s", fs_table_get(s, i, "source"), fs_table_get(s, i, "line"));
     return buf;
 }
 

@@ -33,9 +33,9 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-
 gpu=${gpu:-gpu}
 # The block-shape sweep: the steps whose plan reads BM x BN, from the
 # binary's registry (00 and the peers ignore the block shape).
-tiled() { "$fs" list --ids | grep -E '^[0-9]+$' | grep -vx 00 | paste -sd, ; }
+tiled() { "$fs" list --ids | grep -E '^[0-9]+_' | grep -v '^00_' | paste -sd, ; }
 # The steps beyond the log (09 on) and the cuDNN peer, from the registry.
-hopper() { { "$fs" list --ids | grep -E '^[0-9]+$' | awk '$1 >= 8'; echo cudnn; } | paste -sd, ; }
+hopper() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ '$1 + 0 >= 8'; echo cudnn; } | paste -sd, ; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
@@ -51,7 +51,7 @@ hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,12
                    --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64"; }
 # The chain's last N steps; the last one (or the VARIANTS given) goes under
 # the four sanitizers.
-last_steps() { "$fs" list --ids | grep -E '^[0-9]+$' | tail -"$1" | paste -sd, ; }
+last_steps() { "$fs" list --ids | grep -E '^[0-9]+_' | tail -"$1" | paste -sd, ; }
 
 step() { # name, limit in seconds, command...
     local name=$1 limit=$2; shift 2

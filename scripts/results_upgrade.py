@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Converts results.csv files of schema 2 (a comment line naming the schema,
-then the CSV) to schema 3: plain CSV, the version in a first column
-schema_version, and the columns of peers and block shapes. Every schema 2
-row was a step of the chain at a square block: kind is step, bm, bn, bm_run
-and bn_run are its tile, library is empty; roofline_pct becomes
-roofline_ratio (the same quotient, not in percent: a wgmma kernel exceeds the
-mma.sync ceiling it is held against). The fixed columns follow
-core/results.h (the one list of them); the metric columns keep their
-order after them. Values are copied unchanged; each file is replaced whole.
+"""Upgrades run folders written by an older flashstudy to the current
+results schema, 4. Values are copied unchanged; each file is replaced whole.
 
-    python3 scripts/results_schema3.py results/*/results.csv
+Schema 2 (and 1) opened with a comment line naming the schema. Schema 3 is
+plain CSV, the version in a first column schema_version, with the columns
+of peers and block shapes: every schema 2 row was a step of the chain at a
+square block, so kind is step, bm, bn, bm_run and bn_run are its tile,
+library is empty; roofline_pct becomes roofline_ratio (the same quotient,
+not in percent). Schema 4 names a step by its number and slug
+("08_const_strides", text to every CSV reader) and adds the element type,
+dtype, after head_dim: fp16 for every older row. The views' files beside
+results.csv (inside.csv, hotspots.csv, timeline.csv) get the same two
+changes.
+
+The fixed columns follow core/results.h (the one list of them); the metric
+columns keep their order after them.
+
+    python3 scripts/results_upgrade.py results/RUN [results/RUN ...]
 """
 import csv
 import os
@@ -18,6 +25,7 @@ import sys
 
 OLD = "# flashstudy results schema "
 HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "results.h")
+VIEWS = ("inside.csv", "hotspots.csv", "timeline.csv")
 
 
 def fixed_columns():
@@ -25,40 +33,95 @@ def fixed_columns():
         return re.findall(r'X\(\w+, "(\w+)"', f.read())
 
 
-def convert(path, fixed):
+def write(path, header, rows, comments=""):
+    """As flashstudy writes: LF line ends, quotes only where needed."""
+    tmp = path + ".upgrade.tmp"
+    with open(tmp, "w", newline="") as f:
+        f.write(comments)
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    os.replace(tmp, path)
+
+
+def read_results(path):
+    """(schema, header, rows as dicts) of a results.csv of any schema."""
     with open(path, newline="") as f:
         first = f.readline()
-        if not first.startswith(OLD):
-            sys.exit(f"{path}: does not open with \"{OLD}N\"; not a schema 2 file")
-        version = first[len(OLD):].strip()
-        if version not in ("1", "2"):
-            sys.exit(f"{path}: schema {version}, not 1 or 2")
-        rows = [r for r in csv.reader(f) if r]
-    old = rows[0]
-    if "tile" not in old:
+        if first.startswith(OLD):
+            version = first[len(OLD):].strip()
+            if version not in ("1", "2"):
+                sys.exit(f"{path}: schema {version}, not 1 or 2")
+            rows = [r for r in csv.reader(f) if r]
+        else:
+            f.seek(0)
+            rows = [r for r in csv.reader(f) if r]
+            if not rows or rows[0][:1] != ["schema_version"]:
+                sys.exit(f"{path}: neither a comment line naming the schema nor a schema_version column")
+            version = rows[1][0] if len(rows) > 1 else "4" if "dtype" in rows[0] else "3"
+    return int(version), rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+def step_id(variant, slug):
+    return "%02d_%s" % (int(variant), slug) if variant.isdigit() else variant
+
+
+def upgrade_results(path, fixed):
+    version, old, rows = read_results(path)
+    if version >= 4:
+        return {}
+    if version <= 2 and "tile" not in old:
         sys.exit(f"{path}: no tile column; not a schema 2 file")
-    rest = [c for c in old if c not in fixed and c not in ("tile", "roofline_pct")]
-    out = ["schema_version"] + fixed + rest
-    # The writer of flashstudy: LF line ends, quotes only where needed.
-    tmp = path + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(out)
-        for r in rows[1:]:
-            cell = dict(zip(old, r))
+    rest = [c for c in old if c not in fixed and c not in ("schema_version", "tile", "roofline_pct")]
+    header = ["schema_version"] + fixed + rest
+    slugs = {}
+    out = []
+    for cell in rows:
+        if version <= 2:
             tile = cell.get("tile", "")
-            cell.update(schema_version="3", kind="step", bm=tile, bn=tile, bm_run=tile, bn_run=tile, library="")
+            cell.update(kind="step", bm=tile, bn=tile, bm_run=tile, bn_run=tile, library="")
             if cell.get("roofline_pct"):
                 cell["roofline_ratio"] = "%.9g" % (float(cell["roofline_pct"]) / 100)
-            if cell.get("variant", "").isdigit():
-                cell["variant"] = "%02d" % int(cell["variant"])
-            w.writerow([cell.get(c, "") for c in out])
-    os.replace(tmp, path)
+        if cell.get("kind") == "step" and cell.get("variant", "").isdigit():
+            slugs[int(cell["variant"])] = cell["slug"]
+            cell["variant"] = step_id(cell["variant"], cell["slug"])
+        cell.update(schema_version="4", dtype="fp16")
+        out.append([cell.get(c, "") for c in header])
+    write(path, header, out)
+    return slugs
+
+
+def upgrade_view(path, slugs):
+    """A view's table, which may open with comment lines (kept)."""
+    with open(path, newline="") as f:
+        text = f.read()
+    body = text
+    while body.startswith("#"):
+        body = body[body.find("\n") + 1:] if "\n" in body else ""
+    comments = text[:len(text) - len(body)]
+    rows = [r for r in csv.reader(body.splitlines(keepends=True)) if r]
+    header = rows[0]
+    if "dtype" in header:
+        return
+    at = header.index("head_dim") + 1
+    v = header.index("variant")
+    out = []
+    for r in rows[1:]:
+        if r[v].isdigit():
+            if int(r[v]) not in slugs:
+                sys.exit(f"{path}: step {r[v]} has no row in results.csv")
+            r[v] = step_id(r[v], slugs[int(r[v])])
+        out.append(r[:at] + ["fp16"] + r[at:])
+    write(path, header[:at] + ["dtype"] + header[at:], out, comments)
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__.strip())
     fixed = fixed_columns()
-    for p in sys.argv[1:]:
-        convert(p, fixed)
+    for arg in sys.argv[1:]:
+        folder = os.path.dirname(arg) if arg.endswith("results.csv") else arg
+        slugs = upgrade_results(os.path.join(folder, "results.csv"), fixed)
+        for name in VIEWS:
+            if slugs and os.path.exists(os.path.join(folder, name)):
+                upgrade_view(os.path.join(folder, name), slugs)

@@ -15,7 +15,7 @@ fs=${1:?usage: sanitize.sh FLASHSTUDY [RUN_FOLDER]}
 out=${2:-results/$(date -u +%Y%m%d-%H%M%S)-sanitize}
 command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2; exit 2; }
 nvidia-smi -L >/dev/null 2>&1 || { echo "sanitize: no GPU" >&2; exit 2; }
-VARIANTS=${VARIANTS:-$("$fs" list --ids | grep -E '^[0-9]+$' | paste -sd,)}
+VARIANTS=${VARIANTS:-$("$fs" list --ids | grep -E '^[0-9]+_' | paste -sd,)}
 mkdir -p "$out" || exit 2
 build=$(dirname "$fs")
 summary=$out/sanitize.txt.tmp

@@ -141,7 +141,7 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
             continue;
         const fs_variant *v = fs_variants[i];
         char name[96];
-        snprintf(label, sizeof label, "%s %s", fs_variant_label(v, name, sizeof name), what);
+        snprintf(label, sizeof label, "%s %s", fs_variant_id(v, name, sizeof name), what);
         fs_compare c;
         /* The block shape the variant runs, as the study gives it. */
         fs_problem pv = p;
@@ -228,7 +228,7 @@ int main(void)
         const fs_variant *v = fs_variants[i];
         const tally *t = &tallies[i];
         char name[96];
-        printf("%s: %d passed, %d failed, %d skipped\n", fs_variant_label(v, name, sizeof name), t->passed,
+        printf("%s: %d passed, %d failed, %d skipped\n", fs_variant_id(v, name, sizeof name), t->passed,
                t->failed, t->skipped);
         for (int r = 0; r < MAX_REASONS && t->reason[r][0]; r++)
             printf("  skipped %d: %s\n", t->reason_count[r], t->reason[r]);

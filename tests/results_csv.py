@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """results.csv as other programs see it: every checked-in run and the test
-fixture read by Python's csv module with default options (as pandas, DuckDB
-and spreadsheets read it), its columns those of core/results.h, and
-scripts/results_upgrade.py turning the schema 2 form of the fixture back into
-the fixture byte for byte. Closes with "results-csv: N passed, N failed"."""
+fixture read by Python's csv module with default options, and by pandas
+with its defaults where pandas is installed (the README's recipes): its
+columns those of core/results.h, every id text to both, and
+scripts/results_upgrade.py turning the schema 2 and schema 3 forms of the
+fixture back into the fixture byte for byte. Closes with "results-csv: N
+passed, N failed"."""
 import csv
 import glob
 import os
@@ -11,6 +13,17 @@ import re
 import subprocess
 import sys
 import tempfile
+
+# Where the python3 first on the PATH has no pandas and the system's does,
+# the system's runs this.
+try:
+    import pandas as pd
+except ImportError:
+    pd = None
+    system = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(system) and os.access(system, os.X_OK) and \
+            subprocess.run([system, "-c", "import pandas"], capture_output=True).returncode == 0:
+        os.execv(system, [system] + sys.argv)
 
 passed = failed = 0
 
@@ -35,37 +48,92 @@ for path in sorted(glob.glob("results/*/results.csv")) + ["tests/fixtures/run/re
     check(cols[:1] == ["schema_version"], f"{path}: first column {cols[:1]}, not schema_version")
     check(cols[1:len(fixed) + 1] == fixed, f"{path}: the fixed columns differ from core/results.h")
     check(cols[-1:] == ["metrics_note"], f"{path}: the last column is {cols[-1:]}, not metrics_note")
-    check(all(r["schema_version"] == "3" for r in rows), f"{path}: a schema_version other than 3")
+    check(all(r["schema_version"] == "4" for r in rows), f"{path}: a schema_version other than 4")
     check(all(None not in r and None not in r.values() for r in rows), f"{path}: a row of the wrong length")
-    check(all((re.fullmatch(r"\d+", r["variant"]) if r["kind"] == "step" else r["kind"] == "peer" and
-               re.fullmatch(r"[a-z0-9_]+", r["variant"])) and r["status"] in ("ok", "failed", "skipped")
-              for r in rows), f"{path}: a row whose kind, variant or status is not one")
+    check(all((re.fullmatch(r"\d\d_[a-z0-9_]+", r["variant"]) and r["variant"][3:] == r["slug"]
+               if r["kind"] == "step" else r["kind"] == "peer" and re.fullmatch(r"[a-z][a-z0-9_]*", r["variant"]))
+              and r["status"] in ("ok", "failed", "skipped") and r["dtype"] in ("fp16", "bf16")
+              for r in rows), f"{path}: a row whose kind, variant, dtype or status is not one")
 
-# The converter, on the fixture as schema 2 wrote it.
+# The README's recipes with pandas' defaults: every id is text, in one run
+# and in all of them concatenated.
+if pd is None:
+    print("results-csv: pandas is not installed: the CSV module alone read the files")
+else:
+    paths = sorted(glob.glob("results/*/results.csv"))
+    runs = pd.concat(pd.read_csv(p).assign(run=p.split("/")[-2]) for p in paths)
+    check(runs["variant"].map(type).eq(str).all(), "pandas reads a variant id as a number")
+    for p in paths + ["tests/fixtures/run/results.csv"]:
+        one = pd.read_csv(p)
+        check(one["variant"].map(type).eq(str).all() and one["dtype"].map(type).eq(str).all(),
+              f"{p}: pandas reads variant or dtype as a number")
+    with open(paths[0], newline="") as f:
+        step = next(r["variant"] for r in csv.DictReader(f) if r["kind"] == "step")
+    in_csv = 0
+    for p in paths:
+        with open(p, newline="") as f:
+            in_csv += sum(1 for r in csv.DictReader(f) if r["variant"] == step)
+    check(len(runs[runs.variant == step]) == in_csv, f"pandas finds another number of rows of {step} than csv")
+
+# The data files flashstudy ships are plain CSV too: one header line, no
+# comment, every row as long as the header, and (pandas) their ids text.
+for path in ("reports/seed_figures.csv", "reports/peers.csv"):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    check(rows and not rows[0][0].startswith("#") and all(len(r) == len(rows[0]) for r in rows),
+          f"{path} is not plain CSV")
+    if pd is not None:
+        t = pd.read_csv(path)
+        for col in ("variant", "source", "dtype"):
+            if col in t:
+                check(t[col].map(type).eq(str).all(), f"{path}: pandas reads {col} as a number")
+
+# The converter, on the fixture as schemas 2 and 3 wrote it.
 fixture = "tests/fixtures/run/results.csv"
 with open(fixture, newline="") as f:
     want = f.read()
+    f.seek(0)
+    rows = list(csv.reader(f))
+header = rows[0]
+dtype_at = header.index("dtype")
+
+
+def schema3(row, n):
+    """A row of the fixture as schema 3 wrote it: no dtype, a step's bare number."""
+    cells = row[:dtype_at] + row[dtype_at + 1:]
+    if n:
+        cells[0] = "3"
+        if row[header.index("kind")] == "step":
+            cells[1] = row[1][:2]
+    return cells
+
+
 with tempfile.TemporaryDirectory() as tmp:
     old = os.path.join(tmp, "results.csv")
-    # The fixture as schema 2 wrote it: no version column, no peers and no
-    # block shapes but its square tile.
+    v3 = [schema3(r, n) for n, r in enumerate(rows)]
+    with open(old, "w", newline="") as g:
+        csv.writer(g, lineterminator="\n").writerows(v3)
+    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", tmp]).returncode
+    with open(old, newline="") as f:
+        check(rc == 0 and f.read() == want, "scripts/results_upgrade.py does not give back the fixture from schema 3")
+    # Schema 2: a comment line, no version column, no peers and no block
+    # shapes but its square tile.
     new_only = ("schema_version", "kind", "bn", "bm_run", "bn_run", "library")
-    with open(fixture, newline="") as f, open(old, "w", newline="") as g:
+    with open(old, "w", newline="") as g:
         g.write("# flashstudy results schema 2\n")
-        rows = list(csv.reader(f))
-        keep = [i for i, c in enumerate(rows[0]) if c not in new_only]
+        keep = [i for i, c in enumerate(v3[0]) if c not in new_only]
         out = csv.writer(g, lineterminator="\n")
-        for n, row in enumerate(rows):
+        for n, row in enumerate(v3):
             cells = [row[i] for i in keep]
             if n == 0:
                 cells = [{"bm": "tile", "roofline_ratio": "roofline_pct"}.get(c, c) for c in cells]
             else:
-                r = rows[0].index("roofline_ratio")
+                r = v3[0].index("roofline_ratio")
                 cells[keep.index(r)] = "%.9g" % (float(row[r]) * 100) if row[r] else ""
             out.writerow(cells)
-    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", old]).returncode
+    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", tmp]).returncode
     with open(old, newline="") as f:
-        check(rc == 0 and f.read() == want, "scripts/results_upgrade.py does not give back the fixture")
+        check(rc == 0 and f.read() == want, "scripts/results_upgrade.py does not give back the fixture from schema 2")
 
 print(f"results-csv: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

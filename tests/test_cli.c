@@ -210,7 +210,7 @@ static void link_to_repo(const char *name)
 }
 
 #define HEADER "schema_version,variant,slug,status,reason\n"
-#define ROW0 "3,00,naive,step,ok,,cold,2,1024,"
+#define ROW0 "4,00_naive,naive,step,ok,,cold,2,1024,"
 
 static int setup(void **state)
 {
@@ -220,13 +220,13 @@ static int setup(void **state)
     make_dir("taken");
     make_dir("runs");
     make_dir("runs/good");
-    write_file("runs/good/results.csv", HEADER "3,1,base,ok,\n");
+    write_file("runs/good/results.csv", HEADER "4,01_base,base,ok,\n");
     make_dir("runs/empty");
     write_file("runs/empty/results.csv", "");
     make_dir("runs/truncated");
-    write_file("runs/truncated/results.csv", HEADER "3,1,base,failed,\"validation");
+    write_file("runs/truncated/results.csv", HEADER "4,01_base,base,failed,\"validation");
     make_dir("runs/malformed");
-    write_file("runs/malformed/results.csv", HEADER "3,1,base,ok\n");
+    write_file("runs/malformed/results.csv", HEADER "4,01_base,base,ok\n");
     make_dir("runs/newer");
     write_file("runs/newer/results.csv", HEADER "99,1,base,ok,\n");
     make_dir("runs/noschema");
@@ -235,14 +235,14 @@ static int setup(void **state)
     link_to_repo("plots");
     make_run("runs/fixture", NULL, NULL);
     /* Hostile results files. */
-    make_run("runs/seq1e300", ROW0, "3,00,naive,step,ok,,cold,2,1e300,");
+    make_run("runs/seq1e300", ROW0, "4,00_naive,naive,step,ok,,cold,2,1e300,");
     make_run("runs/time_nan", ",200,0.000182,", ",200,nan,");
     make_run("runs/time_inf", ",200,0.000182,", ",200,inf,");
     make_run("runs/time_negative", ",200,0.000182,", ",200,-1e-06,");
     make_run("runs/time_zero", ",200,0.000182,", ",200,0,");
     make_run("runs/schema1", "schema_version,", "# flashstudy results schema 1\nschema_version,");
     make_run("runs/bom", "schema_version,", "\xEF\xBB\xBFschema_version,");
-    make_run("runs/duplicate", "3,01,base,step,ok,,cold,2,1024,", "3,00,base,step,ok,,cold,2,1024,");
+    make_run("runs/duplicate", "4,01_base,base,step,ok,,cold,2,1024,", "4,00_naive,naive,step,ok,,cold,2,1024,");
     make_run("runs/fifo", NULL, NULL);
     char path[512];
     snprintf(path, sizeof path, "%s/runs/fifo/results.csv", work);
@@ -618,11 +618,11 @@ static void large_input(void **state)
         fail_msg("report of 20000 rows: status %d, %s", r.status, r.err);
     result_free(&r);
     char *md = slurp(strcat(strcpy(path, work), "/big.md"));
-    assert_non_null(strstr(md, "| B=1667 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold |"));
+    assert_non_null(strstr(md, "| B=1667 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold |"));
     free(md);
     unlink(path);
 
-    make_run("runs/seqmax", ROW0, "3,00,naive,step,ok,,cold,2,2147483647,");
+    make_run("runs/seqmax", ROW0, "4,00_naive,naive,step,ok,,cold,2,2147483647,");
     run(&r, (const char *[]){"report", "runs/seqmax", "--out", "seqmax.md", NULL});
     if (r.status)
         fail_msg("report at N=2147483647: status %d, %s", r.status, r.err);

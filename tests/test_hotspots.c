@@ -213,7 +213,7 @@ static void moved_most(void **state)
     snprintf(path, sizeof path, "%s/hotspots.csv", dir);
     FILE *f = fopen(path, "a");
     assert_non_null(f);
-    fputs("04,cold,2,1024,16,8,128,1,32,32,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
+    fputs("04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
           "15,__global__ void __launch_bounds__(TILE * 2) fs04_attention(fs_problem p)\n",
           f);
     fclose(f);
@@ -224,12 +224,14 @@ static void moved_most(void **state)
     lacks(s4, "fs04_attention");
     free(s4);
     free(md);
-    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,causal,bm,bn,file,line,samples,share_pct,stall_1,"
-               "stall_1_pct,stall_2,stall_2_pct,stall_3,stall_3_pct,source\n"
-               "03,cold,2,1024,16,8,128,1,32,32,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,,,,,x = 1;\n"
-               "03,cold,2,1024,16,8,128,1,32,32,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
-               "04,cold,2,1024,16,8,128,1,32,32,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,,,,,x = 1;\n"
-               "04,cold,2,1024,16,8,128,1,32,32,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
+    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,dtype,causal,bm,bn,file,line,samples,share_pct,"
+               "stall_1,stall_1_pct,stall_2,stall_2_pct,stall_3,stall_3_pct,source\n"
+               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,"
+               ",,,,x = 1;\n"
+               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
+               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,"
+               ",,,,x = 1;\n"
+               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
     md = report(dir);
     s4 = step_of(md, 4);
     has(s4, "\nNo line's share of the samples moved by 1 point or more, 03 causal_skip → 04 two_stage.\n");
@@ -245,9 +247,9 @@ static void costs(void **state)
     assert_non_null(sec);
     assert_true(sec > strstr(md, "## Reading the counters") && sec < strstr(md, "## Steps"));
     has(sec, "| variant | configuration | view | status | cost (ms) | samples | setting | note |\n");
-    has(sec, "| 00 naive | B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold | hotspots | failed | 412.0 | – | "
+    has(sec, "| 00 naive | B=2 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold | hotspots | failed | 412.0 | – | "
              "– | cuptiPCSamplingGetData: CUPTI_ERROR_OUT_OF_MEMORY (the sample buffer overflowed) |\n");
-    has(sec, "| 03 causal_skip | B=2 N=2048 Hq=16 Hkv=8 D=128 causal 32x32, cold | timeline | ok | 231.0 | 27 | "
+    has(sec, "| 03 causal_skip | B=2 N=2048 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold | timeline | ok | 231.0 | 27 | "
              "20000 ns |  |\n");
     has(sec, "\nIn all 5.36 s; hotspots 4.62 s over 6 rows; timeline 0.74 s over 4 rows.\n");
     free(md);
@@ -262,14 +264,14 @@ static void hotspots_command(void **state)
     assert_int_equal(fs_hotspots_print(FIXTURE, 2, f, err, sizeof err), 0);
     fclose(f);
     has(text, "Run run: the 2 hottest source lines of each variant (PC sampling, hotspots.csv).\n");
-    has(text, "\n00 naive, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: no lines (hotspots failed: "
+    has(text, "\n00 naive, B=2 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: no lines (hotspots failed: "
               "cuptiPCSamplingGetData: CUPTI_ERROR_OUT_OF_MEMORY (the sample buffer overflowed))\n");
-    has(text, "\n03 causal_skip, B=2 N=1024 Hq=16 Hkv=8 D=128 causal 32x32, cold: 3000 samples in its lines of 0.1% or more\n");
+    has(text, "\n03 causal_skip, B=2 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: 3000 samples in its lines of 0.1% or more\n");
     has(text, "\n   23.3%      700  variants/03_causal_skip.cu:44     long_scoreboard 66%, lg_throttle 16%, "
               "selected 9%");
     has(text, "  fs_load_tile<TILE, D, TILE * 2>(sK, k + k0 * p.k_stride[2], p.k_stride[2], p.seq - k0, "
               "p.head_dim);\n");
-    has(text, "\n03 causal_skip, B=2 N=2048 Hq=16 Hkv=8 D=128 causal 32x32, cold: 8500 samples in its lines of 0.1% or more\n");
+    has(text, "\n03 causal_skip, B=2 N=2048 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: 8500 samples in its lines of 0.1% or more\n");
     /* Third at both configurations: past --top 2. */
     lacks(text, "variants/03_causal_skip.cu:46");
     /* Configurations in order, steps in order within each. */

@@ -127,8 +127,9 @@ static void variants(void **state)
     fs_options_free(&o);
 }
 
-/* A step's id is its zero-padded number, a peer's its slug; a number never
- * names a peer (peers have number 0, as the first step does). */
+/* A step's id is its zero-padded number and its slug, a peer's its slug;
+ * a step is found by its number too, and a number never names a peer (peers
+ * have number 0, as the first step does). */
 static void variant_ids(void **state)
 {
     char id[64];
@@ -139,10 +140,11 @@ static void variant_ids(void **state)
         assert_ptr_equal(fs_variant_find(id), v);
         assert_ptr_equal(fs_variant_find(v->slug), v);
         if (v->kind == FS_STEP) {
-            char n[16];
+            char n[96];
             snprintf(n, sizeof n, "%d", v->number);
             assert_ptr_equal(fs_variant_find(n), v);
-            assert_int_equal(strlen(id), 2);
+            snprintf(n, sizeof n, "%02d_%s", v->number, v->slug);
+            assert_string_equal(id, n);
             assert_true(!peers);   /* the steps come first, in chain order */
             assert_int_equal(v->number, steps++);
         } else {
@@ -157,6 +159,8 @@ static void variant_ids(void **state)
     assert_int_equal(fs_variant_find("0")->kind, FS_STEP);
     assert_null(fs_variant_find(""));
     assert_null(fs_variant_find("-1"));
+    assert_null(fs_variant_find("01_naive"));   /* a number with another step's slug */
+    assert_null(fs_variant_find("100"));
 }
 
 static void sweep_lists(void **state)

@@ -83,10 +83,10 @@ static void readme_tables_complete(void **state)
     assert_non_null(variants);
     assert_non_null(steps);
     for (int i = 0; i < fs_variant_count; i++) {
-        char row[128];
+        char row[512];
         char id[64];
-        snprintf(row, sizeof row, "| %s | %s | `%s` |", fs_variant_id(fs_variants[i], id, sizeof id),
-                 fs_variants[i]->kind == FS_STEP ? "step" : "peer", fs_variants[i]->slug);
+        snprintf(row, sizeof row, "| `%s` | %s | %s |", fs_variant_id(fs_variants[i], id, sizeof id),
+                 fs_variants[i]->kind == FS_STEP ? "step" : "peer", fs_variants[i]->title);
         if (!strstr(variants, row))
             fail_msg("the variants table lacks \"%s\"", row);
     }
@@ -103,7 +103,8 @@ static void readme_without_seed_config(void **state)
 {
     char cmd[1600], err[512] = "";
     snprintf(cmd, sizeof cmd, "cp tests/fixtures/run/device.csv '%s/' && "
-             "sed 's/,2,1024,16,8,128,1,32,/,2,1000,16,8,128,1,32,/' tests/fixtures/run/results.csv > '%s/results.csv'",
+             "sed 's/,2,1024,16,8,128,fp16,1,32,/,2,1000,16,8,128,fp16,1,32,/' tests/fixtures/run/results.csv > "
+             "'%s/results.csv'",
              tmp, tmp);
     assert_int_equal(system(cmd), 0);
     char *gen = NULL;

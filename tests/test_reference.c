@@ -1,5 +1,6 @@
-/* The host half of validation: fp16 conversions, the seeded inputs, the CPU
- * reference on cases small enough to work out by hand, and the comparison. */
+/* The host half of validation: fp16 and bf16 conversions, the seeded inputs,
+ * the CPU reference on cases small enough to work out by hand, and the
+ * comparison with each type's tolerances. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,14 +68,53 @@ static void test_half_to_float(void **state)
     }
 }
 
+static void test_bf16(void **state)
+{
+    assert_int_equal(fs_bf16_from_float(1.0f), 0x3f80);
+    assert_int_equal(fs_bf16_from_float(-2.0f), 0xc000);
+    assert_int_equal(fs_bf16_from_float(0.1f), 0x3dcd);              /* 0x3dcccccd rounds up */
+    assert_int_equal(fs_bf16_from_float(1.0f + 0x1p-8f), 0x3f80);    /* a tie goes to even */
+    assert_int_equal(fs_bf16_from_float(1.0f + 3 * 0x1p-8f), 0x3f82);
+    assert_int_equal(fs_bf16_from_float(1.0f + 0x1p-8f + 0x1p-16f), 0x3f81);
+    assert_int_equal(fs_bf16_from_float(3.4e38f), 0x7f80);            /* rounds up to inf */
+    assert_int_equal(fs_bf16_from_float(-INFINITY), 0xff80);
+    assert_true(isnan(fs_bf16_to_float(fs_bf16_from_float(NAN))));
+    assert_true(isnan(fs_bf16_to_float(0xffff)));                    /* the poison */
+    assert_true(fs_bf16_to_float(0x0001) == 0x1p-133f);              /* subnormals are kept */
+    /* Every bf16 survives the trip through float. */
+    for (uint32_t x = 0; x < 0x10000; x++) {
+        float f = fs_bf16_to_float((uint16_t)x);
+        if (isnan(f))
+            assert_true(isnan(fs_bf16_to_float(fs_bf16_from_float(f))));
+        else
+            assert_int_equal(fs_bf16_from_float(f), x);
+    }
+    assert_int_equal(fs_elem_from_float(FS_BF16, 1.0f), 0x3f80);
+    assert_int_equal(fs_elem_from_float(FS_FP16, 1.0f), 0x3c00);
+    assert_true(fs_elem_to_float(FS_BF16, 0x4000) == 2.0f);
+    assert_true(fs_elem_to_float(FS_FP16, 0x4000) == 2.0f);
+}
+
+/* Each type's bounds are the same multiples of its unit roundoff: bf16's
+ * 8 times fp16's (2^-8 against 2^-11). */
+static void test_tolerance(void **state)
+{
+    double a16, r16, a, r;
+    fs_tolerance(FS_FP16, &a16, &r16);
+    fs_tolerance(FS_BF16, &a, &r);
+    assert_true(a16 == 2e-3 && r16 == 1e-2);
+    assert_near(a, 8 * a16, 1e-15);
+    assert_near(r, 8 * r16, 1e-15);
+}
+
 static void test_fill_random(void **state)
 {
     enum { N = 100001 };   /* odd: the last value has no partner */
     static uint16_t a[N], b[N];
-    fs_fill_random(a, N, 42);
-    fs_fill_random(b, N, 42);
+    fs_fill_random(a, N, 42, FS_FP16);
+    fs_fill_random(b, N, 42, FS_FP16);
     assert_memory_equal(a, b, sizeof a);
-    fs_fill_random(b, N, 43);
+    fs_fill_random(b, N, 43, FS_FP16);
     assert_memory_not_equal(a, b, sizeof a);
     double sum = 0, sum2 = 0;
     for (int i = 0; i < N; i++) {
@@ -86,6 +126,12 @@ static void test_fill_random(void **state)
     double mean = sum / N, var = sum2 / N - mean * mean;
     assert_true(fabs(mean) < 0.02);
     assert_true(fabs(var - 1) < 0.02);
+    /* bf16: the same draws, rounded to 8 bits of mantissa. */
+    fs_fill_random(b, N, 42, FS_BF16);
+    for (int i = 0; i < N; i++) {
+        double x = fs_half_to_float(a[i]), y = fs_bf16_to_float(b[i]);
+        assert_true(fabs(x - y) <= 0x1p-8 * fabs(x) + 0x1p-11 * fabs(x) + 0x1p-24);
+    }
 }
 
 /* A contiguous problem on the host alone. */
@@ -130,6 +176,18 @@ static void test_reference_by_hand(void **state)
     fs_reference_cpu(&p, q, k, v, out);
     for (int i = 0; i < 4; i++)
         assert_near(out[i], causal[i], 1e-9);
+
+    /* The same small integers in bf16: read as bf16, the same answers. */
+    for (int i = 0; i < 4; i++) {
+        q[i] = fs_bf16_from_float(qf[i]);
+        k[i] = fs_bf16_from_float(kf[i]);
+        v[i] = fs_bf16_from_float(vf[i]);
+    }
+    p.dtype = FS_BF16;
+    p.causal = 0;
+    fs_reference_cpu(&p, q, k, v, out);
+    for (int i = 0; i < 4; i++)
+        assert_near(out[i], full[i], 1e-9);
 }
 
 /* Scores of 40000: exp without the row maximum overflows double. */
@@ -157,11 +215,11 @@ static void test_reference_gqa(void **state)
     enum { B = 2, HQ = 4, HKV = 2, N = 5, D = 8 };
     uint16_t q[B * HQ * N * D], k[B * HKV * N * D], v[B * HKV * N * D];
     double out[B * HQ * N * D];
-    fs_fill_random(q, N * D, 1);
+    fs_fill_random(q, N * D, 1, FS_FP16);
     for (int i = 1; i < B * HQ; i++)
         memcpy(q + i * N * D, q, N * D * sizeof *q);
-    fs_fill_random(k, B * HKV * N * D, 2);
-    fs_fill_random(v, B * HKV * N * D, 3);
+    fs_fill_random(k, B * HKV * N * D, 2, FS_FP16);
+    fs_fill_random(v, B * HKV * N * D, 3, FS_FP16);
     fs_problem p = problem(B, HQ, HKV, N, D, 1, 0.35f);
     fs_reference_cpu(&p, q, k, v, out);
     const size_t head = N * D;
@@ -182,9 +240,9 @@ static void test_reference_strides(void **state)
     uint16_t q[B * HQ * N * D], k[B * HKV * N * D], v[B * HKV * N * D];
     uint16_t qt[B * HQ * N * D], kt[B * HKV * N * D], vt[B * HKV * N * D];
     double out[B * HQ * N * D], outt[B * HQ * N * D];
-    fs_fill_random(q, B * HQ * N * D, 4);
-    fs_fill_random(k, B * HKV * N * D, 5);
-    fs_fill_random(v, B * HKV * N * D, 6);
+    fs_fill_random(q, B * HQ * N * D, 4, FS_FP16);
+    fs_fill_random(k, B * HKV * N * D, 5, FS_FP16);
+    fs_fill_random(v, B * HKV * N * D, 6, FS_FP16);
     for (int b = 0; b < B; b++)
         for (int n = 0; n < N; n++)
             for (int d = 0; d < D; d++) {
@@ -209,14 +267,13 @@ static void compare_setup(fs_problem *p, double *ref, uint16_t *out, fs_compare 
 {
     *p = problem(CB, CH, CH, CN, CD, 0, 1.0f);
     uint16_t r[CE];
-    fs_fill_random(r, CE, 7);
+    fs_fill_random(r, CE, 7, FS_FP16);
     for (int i = 0; i < CE; i++) {
         ref[i] = fs_half_to_float(r[i]) + 1e-4;   /* not exactly a half */
         out[i] = h((float)ref[i]);
     }
     memset(c, 0, sizeof *c);
-    c->atol = FS_ATOL;
-    c->rtol = FS_RTOL;
+    fs_tolerance(FS_FP16, &c->atol, &c->rtol);
 }
 
 static void test_compare_exact(void **state)
@@ -285,11 +342,34 @@ static void test_compare_boundary(void **state)
     assert_int_equal(c.mismatches, 1);
 }
 
+/* An output rounded to bf16 passes bf16's bounds; read as the wrong type,
+ * the same bits fail. */
+static void test_compare_bf16(void **state)
+{
+    fs_problem p = problem(CB, CH, CH, CN, CD, 0, 1.0f);
+    p.dtype = FS_BF16;
+    double ref[CE];
+    uint16_t r[CE], out[CE];
+    fs_fill_random(r, CE, 8, FS_FP16);
+    for (int i = 0; i < CE; i++) {
+        ref[i] = fs_half_to_float(r[i]) * 3.3;
+        out[i] = fs_bf16_from_float((float)ref[i]);
+    }
+    fs_compare c = {0};
+    fs_tolerance(FS_BF16, &c.atol, &c.rtol);
+    assert_int_equal(fs_compare_output(&p, out, ref, &c, 3, "bf16"), 1);
+    assert_true(c.rel_l2_err > 0 && c.rel_l2_err < 0x1p-8);
+    p.dtype = FS_FP16;
+    assert_int_equal(fs_compare_output(&p, out, ref, &c, 0, "bf16 bits read as fp16"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_half_from_float),
         cmocka_unit_test(test_half_to_float),
+        cmocka_unit_test(test_bf16),
+        cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_fill_random),
         cmocka_unit_test(test_reference_by_hand),
         cmocka_unit_test(test_reference_stable),
@@ -299,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_compare_one_wrong),
         cmocka_unit_test(test_compare_nonfinite),
         cmocka_unit_test(test_compare_boundary),
+        cmocka_unit_test(test_compare_bf16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

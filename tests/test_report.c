@@ -181,7 +181,7 @@ static void check_report(const char *run, const char *out)
     assert_non_null(md);
     assert_true(check_tables(md, out) >= 6);
     static const char *const sections[] = {"## Device", "## Configurations", "## Analytic model", "## Summary",
-                                           "## Steps", "## Failed and skipped", "## Peers (external measurements)",
+                                           "## Steps", "## Failed and skipped", "## Peers (outside this run)",
                                            "## Static instruction mix", "## Glossary"};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
         if (!strstr(md, sections[i]))
@@ -448,7 +448,7 @@ static void write_peer_run(const char *dir)
     fs_table_init(&t, old.ncols, (const char *const *)old.header);
     for (int i = 0; i < old.nrows; i++)
         for (int peer = 0; peer < 2; peer++) {
-            if (peer && strcmp(fs_table_get(&old, i, "variant"), "04"))
+            if (peer && strcmp(fs_table_get(&old, i, "variant"), "04_two_stage"))
                 continue;
             char half[64];
             snprintf(half, sizeof half, "%.9g", fs_table_num(&old, i, "time_median_s") / 2);
@@ -665,7 +665,7 @@ static void seed_changes(void **state)
     assert_true(c.change == -7 && !c.slip);
     /* Every figure cites its post and line. */
     for (int i = 0; i < seed.nrows; i++)
-        if (strcmp(fs_table_get(&seed, i, "source"), "000") && strcmp(fs_table_get(&seed, i, "source"), "001"))
+        if (strcmp(fs_table_get(&seed, i, "source"), "post 000") && strcmp(fs_table_get(&seed, i, "source"), "post 001"))
             fail_msg("seed_figures.csv row %d: source \"%s\" is no post", i + 1, fs_table_get(&seed, i, "source"));
         else if (!(fs_table_num(&seed, i, "line") >= 1))
             fail_msg("seed_figures.csv row %d: no line", i + 1);

@@ -126,7 +126,7 @@ static void test_comments_and_crlf(void **state)
     fs_table_free(&t);
     /* A results file read without the schema check: schema_version is a
      * column like any other. */
-    put_file("schema_version,a\r\n3,1\r\n");
+    put_file("schema_version,a\r\n4,1\r\n");
     assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
     assert_int_equal(t.ncols, 2);
     fs_table_free(&t);
@@ -205,19 +205,21 @@ static void test_schema(void **state)
     put_file("a,b\n1,2\n");
     assert_refused(1, "line 1: the first column is \"a\", not schema_version", NULL);
     put_file("# flashstudy results schema 2\nvariant,slug\n1,base\n");
-    assert_refused(1, "schema 2 file: written by an older flashstudy", "scripts/results_schema3.py");
-    put_file("# a note\nschema_version,a\n3,1\n");
+    assert_refused(1, "schema 2 file: written by an older flashstudy", "scripts/results_upgrade.py");
+    put_file("schema_version,a\n3,1\n");
+    assert_refused(1, "uses results schema 3, written by an older flashstudy", "scripts/results_upgrade.py");
+    put_file("# a note\nschema_version,a\n4,1\n");
     assert_refused(1, "opens with a comment line", NULL);
-    put_file("schema_version,a\n3,1\n4,2\n");
-    assert_refused(1, "uses results schema 4, newer than schema 3", NULL);
-    put_file("schema_version,a\n3,1\n2,2\n");
-    assert_refused(1, "line 3: schema_version is \"2\", not 3", NULL);
-    put_file("schema_version,a\n3,1\n,2\n");
-    assert_refused(1, "line 3: schema_version is \"\", not 3", NULL);
-    put_file("schema_version,a\n3,1\n3\n");
+    put_file("schema_version,a\n4,1\n5,2\n");
+    assert_refused(1, "uses results schema 5, newer than schema 4", NULL);
+    put_file("schema_version,a\n4,1\n3,2\n");
+    assert_refused(1, "line 3: schema_version is \"3\", not 4", NULL);
+    put_file("schema_version,a\n4,1\n,2\n");
+    assert_refused(1, "line 3: schema_version is \"\", not 4", NULL);
+    put_file("schema_version,a\n4,1\n4\n");
     assert_refused(1, "line 3: 1 cell, but the header has 2 columns", NULL);
     /* A byte order mark is named, in any table. */
-    put_file("\xEF\xBB\xBFschema_version,a\n3,1\n");
+    put_file("\xEF\xBB\xBFschema_version,a\n4,1\n");
     assert_refused(1, "UTF-8 byte order mark", NULL);
     put_file("\xEF\xBB\xBFkey,value\na,1\n");
     assert_refused(0, "UTF-8 byte order mark", NULL);
@@ -237,7 +239,38 @@ static void test_schema_written(void **state)
     assert_non_null(f);
     text[fread(text, 1, sizeof text - 1, f)] = '\0';
     fclose(f);
-    assert_string_equal(text, "schema_version,a,b\n3,#1,\n");
+    assert_string_equal(text, "schema_version,a,b\n" FS_SCHEMA_VERSION_TEXT ",#1,\n");
+}
+
+/* Rows appended one by one to a header written first read back as one
+ * table written whole. */
+static void test_append(void **state)
+{
+    const char *header[] = {"a", "b"}, *rows[][2] = {{"1", "x,y"}, {"2", "line\nbreak"}, {"", ""}};
+    for (int schema = 0; schema < 2; schema++) {
+        fs_table t, r;
+        fs_table_init(&t, 2, header);
+        assert_int_equal(fs_table_write(path, schema, &t, err, sizeof err), 0);
+        for (int i = 0; i < 3; i++) {
+            fs_table_add(&t, rows[i]);
+            assert_int_equal(fs_table_append(path, schema, &t, i, err, sizeof err), 0);
+        }
+        assert_int_equal(fs_table_read(path, schema, &r, err, sizeof err), 0);
+        assert_int_equal(r.nrows, 3);
+        for (int i = 0; i < 3; i++)
+            for (int c = 0; c < 2; c++)
+                assert_string_equal(fs_table_get(&r, i, header[c]), rows[i][c]);
+        fs_table_free(&t);
+        fs_table_free(&r);
+    }
+    /* A path that is not there is refused, and nothing is made. */
+    fs_table t;
+    fs_table_init(&t, 2, header);
+    fs_table_add(&t, rows[0]);
+    unlink(path);
+    assert_int_equal(fs_table_append(path, 0, &t, 0, err, sizeof err), -1);
+    assert_false(exists(path));
+    fs_table_free(&t);
 }
 
 static void test_failed_writes_leave_no_tmp(void **state)
@@ -351,6 +384,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_header, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_schema, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_schema_written, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_append, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_failed_writes_leave_no_tmp, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_special_inputs, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_special_outputs, make_dir, remove_dir),

@@ -26,13 +26,16 @@ const fs_variant *fs_step(int number)
     return NULL;
 }
 
-/* A number names a step only: peers have no place in the chain. */
+/* A number names a step only: peers have no place in the chain. An id is a
+ * step's number, '_' and its slug. */
 const fs_variant *fs_variant_find(const char *name)
 {
     char *end;
     long n = strtol(name, &end, 10);
-    if (*name >= '0' && *name <= '9' && !*end)
-        return n <= 99 ? fs_step((int)n) : NULL;
+    if (*name >= '0' && *name <= '9' && (!*end || *end == '_')) {
+        const fs_variant *v = n <= 99 ? fs_step((int)n) : NULL;
+        return v && (!*end || !strcmp(end + 1, v->slug)) ? v : NULL;
+    }
     for (int i = 0; i < fs_variant_count; i++)
         if (!strcmp(name, fs_variants[i]->slug))
             return fs_variants[i];
@@ -42,7 +45,7 @@ const fs_variant *fs_variant_find(const char *name)
 const char *fs_variant_id(const fs_variant *v, char *buf, size_t len)
 {
     if (v->kind == FS_STEP)
-        snprintf(buf, len, "%02d", v->number);
+        snprintf(buf, len, "%02d_%s", v->number, v->slug);
     else
         snprintf(buf, len, "%s", v->slug);
     return buf;
