@@ -1,34 +1,42 @@
 # flashstudy: the FlashAttention-2 forward pass, one CUDA variant per step of
 # a published optimisation log, validated, timed and profiled by one C harness.
 #
-#   make run         the whole study on the first NVIDIA GPU: results/<run-id>/,
-#                    reports/<run-id>.md, plots/<run-id>/
-#   make test        any machine: install missing Debian packages, build every
-#                    variant (for one architecture, in parallel), host tests,
-#                    render the checked-in reference runs; GPU tests too where
-#                    a GPU is present
+#   make run         the whole study on the GPU here: results/<run-id>/, its
+#                    report reports/<run-id>.md and its charts plots/<run-id>/
+#   make test        any machine of ours: installs missing Debian packages,
+#                    builds every variant, runs the host tests and renders the
+#                    reference run; the GPU tests too where a GPU is present
 #   make install     PREFIX/bin/flashstudy and its data in PREFIX/share/flashstudy/
 #                    (PREFIX=/usr/local); it then runs from any working folder
 #   make test-gpu    validate every variant over the shape matrix (needs a GPU)
 #   make sanitize    compute-sanitizer over every variant (needs a GPU)
-#   make report      report of the latest run;   make plots   its charts
+#   make report      the report of a run (RUN=..., default the reference run
+#                    or the newest full one);  make plots  its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
 #   make step N=04   the step from 03 to 04 as a diff, header and kernel names aside
+#   make readme      README.md's tables from the registry and REFERENCE_RUN
+#   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #   (make and make run also dump every variant's machine code once per build,
 #   build/variants/NN_slug.sass, when cuobjdump is on PATH: each run's
 #   sass.txt is cut from them)
-#   make readme      README.md's tables from the registry and REFERENCE_RUN
-#   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #
-# Variables: ARCHS="80 86 89 90" (compute capabilities to build for),
-# CODE=sm (machine code; compute: PTX alone, finished by the driver), NVCC, CC, RUN_ARGS (extra options for `flashstudy run`), PREFIX, V=1 (show
-# the commands and every kernel's registers, shared memory and spills; they
-# are also in build/**/*.o.ptxas).
+# The build is for the GPU here: machine code for its compute capability,
+# and PTX beside it, which the driver compiles for a GPU newer than any
+# target. Without a GPU, PTX for 9.0 alone: nothing here could run machine
+# code, and ptxas would be a third of the build's time. The same defaults
+# serve every target, so that `make test` and then `make report` or `make
+# install` rebuild nothing.
+# Variables: ARCHS="80 86 89 90" or ARCHS=all (machine code for those compute
+# capabilities), CODE=compute (PTX alone), NVCC, CC, RUN_ARGS (options for
+# `flashstudy run`), RUN (the run of report, plots, readme), PREFIX, V=1
+# (show the commands and every kernel's registers, shared memory and spills;
+# they are also in build/**/*.o.ptxas).
 
 SHELL := /bin/bash
+comma := ,
+space := $(subst ,, )
 NVCC ?= nvcc
 CC := gcc
-ARCHS ?= 80 86 89 90
 BUILD ?= build
 RUN_ARGS ?=
 PREFIX ?= /usr/local
@@ -36,20 +44,24 @@ PREFIX ?= /usr/local
 # README's tables).
 REFERENCE_RUN := results/20261201-141308-nvidia-h200
 
-# make test builds for one architecture: ARCHS when given, else the GPU's
-# here, else compute capability 9.0 (the H200's) as PTX alone. Every variant
-# is still compiled (the kernels have no architecture-dependent code), at a
-# quarter of the four architectures' time. Where no GPU could run it, the
-# machine code is left out (CODE=compute): ptxas is a third of nvcc's time,
-# and the PTX is the driver's to finish on whatever GPU loads it. The
-# default build keeps machine code for the four, so that `make run` works on
-# any supported GPU without waiting for the driver; $(BUILD)/archs rebuilds
-# the CUDA objects when ARCHS or CODE changes between the two.
-GPU_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
-TEST_ARCHS = $(if $(filter-out default file,$(origin ARCHS)),$(ARCHS),$(or $(GPU_ARCH),90))
-TEST_CODE = $(if $(filter-out default file,$(origin ARCHS))$(GPU_ARCH),sm,compute)
-# sm: machine code (and its PTX is not kept); compute: PTX alone.
-CODE ?= sm
+# The GPU here, as its compute capability (9.0: 90); the steps need 8.0.
+GPU_ARCH := $(shell a=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .); \
+                    [ -n "$$a" ] && [ "$$a" -ge 80 ] 2>/dev/null && echo "$$a")
+ARCHS ?= $(or $(GPU_ARCH),90)
+override ARCHS := $(if $(filter all,$(ARCHS)),80 86 89 90,$(ARCHS))
+# sm: machine code for each of ARCHS and the newest one's PTX; compute: PTX alone.
+CODE ?= $(if $(GPU_ARCH),sm,compute)
+NEWEST := $(lastword $(shell printf '%s\n' $(ARCHS) | sort -n))
+GENCODE := $(if $(filter sm,$(CODE)),$(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))) \
+           -gencode=arch=compute_$(NEWEST),code=compute_$(NEWEST)
+# A variant whose descriptor says .target = "sm_90a" (wgmma, setmaxnreg) runs
+# on compute capability 9.0 alone: its machine code where 90 is built, and
+# compute_90a's PTX, which no other GPU can JIT-compile.
+GENCODE_90A := $(if $(and $(filter sm,$(CODE)),$(filter 90,$(ARCHS))),-gencode=arch=compute_90a$(comma)code=sm_90a) \
+               -gencode=arch=compute_90a,code=compute_90a
+# What the harness says of the build: which GPUs run machine code, which the
+# driver's JIT (harness/validate.c).
+BUILD_TARGETS := -DFS_BUILD_SASS='"$(if $(filter sm,$(CODE)),$(ARCHS))"' -DFS_BUILD_PTX=$(NEWEST)
 
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))
@@ -57,7 +69,6 @@ CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 CUPTI_LIBDIR := $(firstword $(wildcard $(CUPTI_HOME)/lib64/libcupti.so $(CUDA_LIBDIR)/libcupti.so))
 CUPTI_LIBDIR := $(dir $(CUPTI_LIBDIR))
 
-GENCODE := $(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=$(CODE)_$(a))
 # The floors: each folder's include path lists itself and the floors below
 # it, so that an include that runs upward does not build. core/ is the
 # ground (the variant contract, the run folder's files); variants/ and
@@ -80,9 +91,7 @@ LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpat
           -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 
 VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
-# A variant whose descriptor says .target = "sm_90a" (wgmma, setmaxnreg) is
-# built for compute capability 9.0 alone; the descriptor is the one place
-# that says so.
+# The descriptor is the one place that says a variant is sm_90a.
 SM90A_SRC := $(shell grep -l '^ *\.target = "sm_90a"' $(VARIANT_SRC) /dev/null)
 HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c cli/*.c variants/peer_*.c) variants/registry.c
 HOST_CU := $(wildcard harness/*.cu)
@@ -97,7 +106,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-build test-host test-gpu test-reference report plots readme sanitize sass step crosscheck fuzz install clean FORCE
+.PHONY: all deps run test test-build test-gpu report plots readme sanitize sass step crosscheck fuzz install clean FORCE
 all: $(FS) $(SASS)
 
 # One short line a file; V=1 prints the commands.
@@ -107,12 +116,11 @@ else
 quiet = @printf '  %-4s %s\n' $(1) $(2);
 endif
 
-comma := ,
-space := $(subst ,, )
 # What the build found, once (not again in recursive makes).
 ifeq ($(MAKELEVEL),0)
 $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') at $(CUDA_HOME),NOT FOUND (put the CUDA toolkit's bin on PATH)))
-$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt)$(comma) building for $(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))_$(subst $(space),$(comma) $(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))_,$(strip $(if $(filter test,$(MAKECMDGOALS)),$(TEST_ARCHS),$(ARCHS))))$(if $(filter compute,$(if $(filter test,$(MAKECMDGOALS)),$(TEST_CODE),$(CODE))), (PTX: no GPU here to run machine code)))
+$(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt))
+$(info flashstudy: building for $(if $(GPU_ARCH),the GPU here$(comma) sm_$(GPU_ARCH),no GPU here): $(if $(filter sm,$(CODE)),machine code sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))) and ,)PTX compute_$(NEWEST) (sm_90a steps: $(if $(findstring sm_90a,$(GENCODE_90A)),sm_90a and ,)compute_90a))
 endif
 
 $(FS): $(LIB_OBJ) $(BUILD)/cli/main.o
@@ -128,12 +136,15 @@ $(BUILD)/%.o: %.c
 $(BUILD)/metrics/cupti.o $(BUILD)/metrics/pc_sampling.o $(BUILD)/metrics/pm_sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
 
 # The architectures the CUDA objects were built for, rewritten only when
-# ARCHS changes, so that a change rebuilds them.
+# ARCHS or CODE changes, so that a change rebuilds them (and the harness's
+# record of them).
 $(BUILD)/archs: FORCE
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = '$(GENCODE)' ] || echo '$(GENCODE)' > $@
+	@[ "$$(cat $@ 2>/dev/null)" = '$(GENCODE) $(GENCODE_90A)' ] || echo '$(GENCODE) $(GENCODE_90A)' > $@
 
-$(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE := -gencode=arch=compute_90a,code=$(CODE)_90a
+$(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE = $(GENCODE_90A)
+$(BUILD)/harness/validate.o: CFLAGS += $(BUILD_TARGETS)
+$(BUILD)/harness/validate.o: $(BUILD)/archs
 
 # ptxas's report (registers, shared memory and spills of every kernel) is
 # kept in NAME.o.ptxas and summed up one line a kernel with V=1; warnings are
@@ -165,10 +176,14 @@ $(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ)
 deps:
 	@bash scripts/deps.sh
 
-run: $(FS) $(SASS)
-	$(FS) run $(RUN_ARGS)
-	$(FS) report
-	$(MAKE) --no-print-directory plots
+# The build in parallel, then the study, and the report and charts of the
+# run folder it names (even when a variant failed: the run says which, and
+# its exit status is make's).
+run:
+	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) all
+	@set -o pipefail; $(FS) run $(RUN_ARGS) | tee $(BUILD)/run.log; rc=$$?; \
+	 dir=$$(sed -n 's/^run folder: //p' $(BUILD)/run.log); [ -n "$$dir" ] || exit $$rc; \
+	 $(FS) report "$$dir" && $(FS) plots "$$dir" && exit $$rc
 
 report: $(FS)
 	$(FS) report $(RUN)
@@ -188,10 +203,10 @@ test-build: $(FS) $(TESTS) $(GPU_TESTS)
 
 # One closing line for all: the GPU tests that could not run count as skipped.
 test: deps
-	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) test-build
+	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) test-build
 	+@if nvidia-smi -L >/dev/null 2>&1; then gpu='$(GPU_TESTS)' skip=0; else gpu= skip=$(words $(GPU_TESTS)); \
 	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
-	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(TEST_ARCHS)' CODE=$(TEST_CODE) REFERENCE_RUN='$(REFERENCE_RUN)' SKIPPED=$$skip \
+	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(ARCHS)' CODE=$(CODE) REFERENCE_RUN='$(REFERENCE_RUN)' SKIPPED=$$skip \
 	   bash scripts/run_tests.sh \
 	   $(TESTS) tests/results_csv.py tests/install.sh $$gpu
 
@@ -202,11 +217,10 @@ sanitize: $(FS)
 	bash scripts/sanitize.sh $(FS)
 
 sass: $(FS)
-	@test -n "$(V)" || { echo "usage: make sass V=NN" >&2; exit 2; }
-	cuobjdump --dump-sass $(wildcard $(BUILD)/variants/$(V)_*.o) | c++filt
+	@bash scripts/sass.sh '$(BUILD)' '$(V)'
 
 step:
-	@bash scripts/step_diff.sh $(N)
+	@bash scripts/step_diff.sh '$(N)'
 
 crosscheck: $(FS)
 	bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs $(FS)

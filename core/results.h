@@ -48,6 +48,7 @@
     X(DRAM_BW_PCT, "dram_bw_pct", "dram_bytes_per_s over the measured copy bandwidth")               \
     X(PROFILE_PASSES, "profile_passes", "replay passes the profiler needed for the metric set")        \
     X(PROFILE_S, "profile_s", "wall seconds of the shape's counter session, shared by its variants") \
+    X(CODE, "code", "the code the variant's own kernels ran: machine code (sm_90, sm_90a) or PTX the driver JIT-compiled (compute_90 JIT); empty for a library's") \
     X(LIBRARY, "library", "a peer's library as it ran: name, version, file, engine (empty for the chain's kernels)")
 
 #define FS_COL_ENUM(id, name, desc) FS_COL_##id,

@@ -49,6 +49,9 @@ int fs_counters_open(fs_counters *c, const fs_device *d, const fs_study_spec *o)
     c->prof = fs_profiler_open(c->metrics, c->n, o->nvariants, why, sizeof why);
     if (!c->prof)
         snprintf(c->note, sizeof c->note, "counters not collected: %s", why);
+    else if (*fs_profiler_dropped(c->prof))
+        snprintf(c->lacks, sizeof c->lacks, "counters this GPU lacks, their cells left empty: %s",
+                 fs_profiler_dropped(c->prof));
     return 0;
 }
 

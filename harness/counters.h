@@ -13,6 +13,7 @@ typedef struct {
     int dram_read, dram_write;   /* indices of the DRAM metrics, -1 if absent */
     fs_profiler *prof;    /* NULL: no counters, and note says why */
     char note[600];
+    char lacks[1200];     /* the counters this GPU lacks ("" when none) */
 } fs_counters;
 
 /* The metric set of spec o on device d, and the profiler for up to

@@ -299,9 +299,12 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
     }
     fs_cell(row, FS_COL_BM_RUN, "%d", p->bm);
     fs_cell(row, FS_COL_BN_RUN, "%d", p->bn);
+    char code[32];
     if (refusal || (refusal = fs_dtype_refusal(v, p->dtype, why, sizeof why)) ||
-        (refusal = fs_target_refusal(v, s->dev.cc, why, sizeof why)))
+        (refusal = fs_variant_code(v, s->dev.cc, code, sizeof code, why, sizeof why)))
         return skip_row(row, refusal);
+    if (e->pl.kernel)
+        fs_cell(row, FS_COL_CODE, "%s", code);
     size_t taken;
     if (fs_problem_alloc(p, e->pl.workspace_bytes, &taken, why, sizeof why))
         return may_wait ? ROW_RETRY : skip_row(row, why);
@@ -630,8 +633,17 @@ static int start(study *s, fs_run_info *info, int argc, char **argv)
     if (!info->start_ok)
         fs_run_note(info, why);
     fs_trace("start: clocks", &mark);
+    char jit[1024];
+    if (fs_jit_note(o->variants, o->nvariants, s->dev.cc, jit, sizeof jit)) {
+        printf("flashstudy: %s\n", jit);
+        fs_run_note(info, jit);
+    }
     if (s->counters.note[0])
         fs_run_note(info, s->counters.note);
+    if (s->counters.lacks[0]) {
+        printf("flashstudy: %s\n", s->counters.lacks);
+        fs_run_note(info, s->counters.lacks);
+    }
     for (int i = 0; s->views && fs_views_note(s->views, i); i++) {
         fs_run_note(info, fs_views_note(s->views, i));
         fprintf(stderr, "flashstudy: %s\n", fs_views_note(s->views, i));

@@ -53,15 +53,76 @@ void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int se
     memcpy(p->v_stride, skv, sizeof skv);
 }
 
-const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len)
+/* The build's targets, from the Makefile: machine code for the compute
+ * capabilities of FS_BUILD_SASS ("80 86", or "" for PTX alone), and the PTX
+ * of FS_BUILD_PTX; the sm_90a variants get sm_90a's machine code where 90's
+ * is built, and compute_90a's PTX. */
+#ifndef FS_BUILD_SASS
+#error "FS_BUILD_SASS and FS_BUILD_PTX: the Makefile says what the build holds"
+#endif
+
+/* Machine code for compute capability `a` runs on GPUs of the same major
+ * version and a minor at least as high. */
+static int sass_for(int cc, int exact, int *arch)
 {
-    int need = 0;
-    char arch = '\0';
-    sscanf(v->target, "sm_%d%c", &need, &arch);
-    if (arch == 'a' ? cc == need : cc >= need)
+    const char *s = FS_BUILD_SASS;
+    for (char *end; *s; s = end) {
+        const long a = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        if (exact ? a == cc : a / 10 == cc / 10 && a <= cc) {
+            *arch = (int)a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const char *fs_variant_code(const fs_variant *v, int cc, char *code, size_t codelen, char *why, size_t whylen)
+{
+    int need = 0, arch;
+    char a = '\0';
+    sscanf(v->target, "sm_%d%c", &need, &a);
+    if (a == 'a') { /* arch-specific: its PTX too runs on that GPU alone */
+        if (cc != need) {
+            snprintf(why, whylen, "needs %s (runs on compute capability %d.%d alone)%s", v->target, need / 10,
+                     need % 10, cc >= 100 ? "; Blackwell's own road (tcgen05, tensor memory) is not written yet" : "");
+            return why;
+        }
+        if (sass_for(cc, 1, &arch))
+            snprintf(code, codelen, "sm_%da", arch);
+        else
+            snprintf(code, codelen, "compute_%da JIT", need);
         return NULL;
-    snprintf(buf, len, "needs %s", v->target);
-    return buf;
+    }
+    if (cc < need) {
+        snprintf(why, whylen, "needs %s", v->target);
+        return why;
+    }
+    if (sass_for(cc, 0, &arch))
+        snprintf(code, codelen, "sm_%d", arch);
+    else if (cc >= FS_BUILD_PTX)
+        snprintf(code, codelen, "compute_%d JIT", FS_BUILD_PTX);
+    else {
+        snprintf(why, whylen, "this build holds no code for sm_%d (its PTX is compute_%d): build with ARCHS=%d", cc,
+                 FS_BUILD_PTX, cc);
+        return why;
+    }
+    return NULL;
+}
+
+int fs_jit_note(const fs_variant *const *v, int n, int cc, char *note, size_t len)
+{
+    char code[32], why[256], id[64];
+    size_t at = (size_t)snprintf(note, len, "no machine code for sm_%d in this build: the driver JIT-compiles the "
+                                            "PTX of", cc);
+    int any = 0;
+    for (int i = 0; i < n && at < len; i++)
+        if (!fs_variant_code(v[i], cc, code, sizeof code, why, sizeof why) && strstr(code, "JIT"))
+            at += (size_t)snprintf(note + at, len - at, "%s %s", any++ ? "," : "", fs_variant_id(v[i], id, sizeof id));
+    if (at < len)
+        snprintf(note + at, len - at, " at their first launch, in the warm-up before timing");
+    return any;
 }
 
 const char *fs_dtype_refusal(const fs_variant *v, fs_dtype t, char *buf, size_t len)

@@ -11,10 +11,16 @@
 void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int seq,
                      int head_dim, int causal, int bm, int bn);
 
-/* Why v cannot run on a GPU of compute capability cc (major*10+minor):
- * "needs sm_90a" (built for 9.0 alone) or "needs sm_80", written to buf; NULL
- * when it can. */
-const char *fs_target_refusal(const fs_variant *v, int cc, char *buf, size_t len);
+/* The code v runs on a GPU of compute capability cc (major*10+minor) in
+ * this build: machine code ("sm_90", "sm_90a"), or PTX that the driver
+ * JIT-compiles at the first launch ("compute_90 JIT"), into code; NULL.
+ * When v cannot run there ("needs sm_90a ...", "needs sm_80", or no code of
+ * this build fits), the sentence in why, and why is returned. */
+const char *fs_variant_code(const fs_variant *v, int cc, char *code, size_t codelen, char *why, size_t whylen);
+
+/* The sentence that says which of v[0..n) run PTX the driver JIT-compiles
+ * on a GPU of compute capability cc, into note; 0 when none does. */
+int fs_jit_note(const fs_variant *const *v, int n, int cc, char *note, size_t len);
 
 /* Why v cannot run element type t ("runs fp16 only, not bf16"), written to
  * buf; NULL when it can. */

@@ -9,6 +9,7 @@
 #include "fail.h"
 #include "trace.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +23,14 @@
 #include <cupti_target.h>
 
 #define NEAREST 3 /* suggestions for an unknown metric */
+#define COMPUTED -1
+#define DROPPED -2
 
 struct fs_profiler {
     const fs_metric *rows;              /* the caller's table */
     int nrows, count, passes, initialized, max_calls;
-    int *slot;                          /* row -> index into names, or -1 when computed */
+    int *slot;                          /* row -> index into names; COMPUTED, or DROPPED: not on this GPU */
+    char dropped[1024];                 /* the rows this GPU lacks, named for the run's note */
     const char **names;                 /* the collected rows' names, owned copies */
     double *collected;                  /* their values, in names' order */
     CUcontext ctx;
@@ -318,13 +322,6 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
 {
     double mark;
     fs_trace(NULL, &mark);
-    for (int i = 0; i < p->nrows; i++) {
-        p->slot[i] = p->rows[i].from[0] ? -1 : p->count;
-        if (!p->rows[i].from[0] && !(p->names[p->count++] = strdup(p->rows[i].cupti)))
-            return fs_fail(why, len, "out of memory copying metric names");
-    }
-    if (p->count < 1)
-        return fs_fail(why, len, "no metrics to profile");
     if (cupti_context(&p->ctx, why, len) != 0)
         return -1;
     fs_trace("profiler open: CUDA context", &mark);
@@ -352,9 +349,20 @@ static int open_steps(fs_profiler *p, char *why, size_t len)
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail), why, len);
     fs_trace("profiler open: initialize, chip, counter availability", &mark);
 
-    if (fs_cupti_host_open(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip.pChipName, p->availability, &p->host, why, len) ||
-        check_names(p->host, chip.pChipName, p->names, p->count, why, len) != 0)
+    if (fs_cupti_host_open(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip.pChipName, p->availability, &p->host, why, len))
         return -1;
+    /* A metric this chip lacks (another generation names its counters
+     * otherwise) is left out and its cells stay empty; the run says which. */
+    for (int i = 0; i < p->nrows; i++) {
+        p->slot[i] = p->rows[i].from[0] ? COMPUTED : metric_known(p->host, p->rows[i].cupti) ? p->count : DROPPED;
+        if (p->slot[i] == DROPPED)
+            snprintf(p->dropped + strlen(p->dropped), sizeof p->dropped - strlen(p->dropped), "%s%s",
+                     *p->dropped ? ", " : "", p->rows[i].cupti);
+        else if (p->slot[i] >= 0 && !(p->names[p->count++] = strdup(p->rows[i].cupti)))
+            return fs_fail(why, len, "out of memory copying metric names");
+    }
+    if (p->count < 1)
+        return fs_fail(why, len, "none of the metrics exists on %s", chip.pChipName);
     if (fs_cupti_config_image(p->host, p->names, p->count, &p->config, &p->config_size, &p->passes, why, len))
         return -1;
     fs_trace("profiler open: host object, names checked, configuration image", &mark);
@@ -398,6 +406,8 @@ fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, int max_calls
 }
 
 int fs_profiler_passes(const fs_profiler *p) { return p->passes; }
+
+const char *fs_profiler_dropped(const fs_profiler *p) { return p->dropped; }
 
 /* Push, run, pop: the range holds exactly the launches of one call. */
 static int ranged_run(fs_profiler *p, int (*run)(void *, int), void *ctx, int call, int pass, char *why, size_t len)
@@ -533,7 +543,7 @@ int fs_profiler_measure(fs_profiler *p, int n, int (*run)(void *ctx, int i), voi
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval), why, whylen);
         double *v = values + (size_t)c * p->nrows;
         for (int i = 0; i < p->nrows; i++)
-            v[i] = p->slot[i] >= 0 ? p->collected[p->slot[i]] : 0;
+            v[i] = p->slot[i] >= 0 ? p->collected[p->slot[i]] : p->slot[i] == DROPPED ? NAN : 0;
         fs_metrics_derive(p->rows, p->nrows, v);
     }
     fs_trace("measure: counter data info, evaluate", &mark);

@@ -54,8 +54,9 @@ typedef struct fs_profiler fs_profiler;
 /* Opens the Range Profiler on the current CUDA device (the runtime's primary
  * context) for the `count` rows of a metric table (copied), collecting every
  * row that is not computed from others, for up to max_calls calls a
- * measurement. Unknown names are rejected here, before any
- * kernel runs, with the nearest valid names. On failure returns NULL and
+ * measurement. Names the GPU does not have are left out (see
+ * fs_profiler_dropped): another GPU generation names some counters otherwise,
+ * and the rest still measure. On failure returns NULL and
  * writes one sentence to why that names the cause and the fix (no permission,
  * MIG, vGPU, another profiler attached, unknown metric). The metric names are
  * copied. Test hook: when the environment variable FLASHSTUDY_PROFILER_FAIL is
@@ -65,6 +66,9 @@ typedef struct fs_profiler fs_profiler;
  * where their time went (per call and per replay pass) to stderr. */
 fs_profiler *fs_profiler_open(const fs_metric *metrics, int count, int max_calls, char *why, size_t whylen);
 int fs_profiler_passes(const fs_profiler *p);
+/* The rows of the table this GPU has no counter for ("a, b"; "" when none):
+ * they are not collected, and their values come back NaN. */
+const char *fs_profiler_dropped(const fs_profiler *p);
 
 /* Measures calls run(ctx, 0) .. run(ctx, n - 1), n <= max_calls, each in its
  * own range (a call may launch several kernels; their counters are summed

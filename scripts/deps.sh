@@ -11,7 +11,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "flashstudy: installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive
     # apt's chatter (debconf's notes included) only when it fails.
-    log=$({ apt-get install -y -qq "${need[@]}" || { apt-get update -qq && apt-get install -y -qq "${need[@]}"; }; } 2>&1) \
+    log=$({ apt-get install -y -qq --no-install-recommends "${need[@]}" || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}"; }; } 2>&1) \
         || { printf '%s\n' "$log" >&2; echo "flashstudy: apt-get install ${need[*]} failed" >&2; exit 1; }
 else
     echo "flashstudy: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2

@@ -69,6 +69,12 @@ def step_id(variant, slug):
 def upgrade_results(path, fixed):
     version, old, rows = read_results(path)
     if version >= 4:
+        # Columns added to schema 4 before its first release: empty in
+        # files written without them.
+        missing = [c for c in fixed if c not in old]
+        if missing:
+            header = ["schema_version"] + fixed + [c for c in old if c not in fixed and c != "schema_version"]
+            write(path, header, [[cell.get(c, "") for c in header] for cell in rows])
         return {}
     if version <= 2 and "tile" not in old:
         sys.exit(f"{path}: no tile column; not a schema 2 file")

@@ -108,11 +108,12 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
     int any = 0;
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        char target[64];
+        char target[256];
         plan[i] = (fs_plan){0};
         const char *no = v->plan(&p, &plan[i]);
         takes[i] = 0;
-        if (no || (no = fs_target_refusal(v, cc, target, sizeof target)))
+        char code[32];
+        if (no || (no = fs_variant_code(v, cc, code, sizeof code, target, sizeof target)))
             skip(&tallies[i], no);
         else
             takes[i] = any = 1;
