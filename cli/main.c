@@ -61,25 +61,15 @@ static int check_run(const char *dir)
     return 0;
 }
 
-/* A run folder, or a bare run id: results/ID of the working folder. */
-static const char *run_dir(const char *arg, char *buf, size_t len)
-{
-    struct stat st;
-    if (!strchr(arg, '/') && (stat(arg, &st) || !S_ISDIR(st.st_mode)) &&
-        (size_t)snprintf(buf, len, "results/%s", arg) < len && !stat(buf, &st) && S_ISDIR(st.st_mode))
-        return buf;
-    return arg;
-}
-
-/* RUN, or the newest run folder under results/ (saying which). */
+/* RUN, or the newest full run under results/ (saying which). */
 static const char *run_arg(const fs_options *o, int i, char *buf, size_t len)
 {
     if (o->nargs > i)
-        return run_dir(o->args[i], buf, len);
+        return fs_run_folder(o->args[i], buf, len);
     char why[1024];
-    const char *dir = fs_latest_run("results", buf, len, why, sizeof why);
+    const char *dir = fs_default_run("results", buf, len, why, sizeof why);
     if (!dir)
-        fprintf(stderr, "flashstudy: no run folder under results/ (run `flashstudy run` first, or name one)\n");
+        fprintf(stderr, "flashstudy: %s: name a run folder, or make one with `flashstudy run`\n", why);
     else
         printf("flashstudy: %s\n", why);
     return dir;

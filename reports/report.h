@@ -6,11 +6,17 @@
 #include <stdio.h>
 #include "table.h"
 
-/* The newest run folder under results_dir by the date its device.csv records
- * (not by name: a sweep started first may be named after a later run); NULL
- * if none. why: a sentence naming the run and its date, and the others of
- * the same date when there are. */
-const char *fs_latest_run(const char *results_dir, char *buf, size_t len, char *why, size_t whylen);
+/* arg as a run folder: itself, or results/arg when arg is a bare run id and
+ * no folder of that name is in the working folder. */
+const char *fs_run_folder(const char *arg, char *buf, size_t len);
+
+/* The run a command reads when none is named: the newest full run under
+ * results_dir by the date its device.csv records (not by name: a sweep
+ * started first may be named after a later run). A full run was made by
+ * `flashstudy run` with counters: not a sweep, not timing alone. In a fresh
+ * clone that is the reference run. NULL when there is none; why: a sentence
+ * naming the run and its date, or why there is none. */
+const char *fs_default_run(const char *results_dir, char *buf, size_t len, char *why, size_t whylen);
 
 /* reports/<run-id>.md, or out_md when given. 0, or -1 with a sentence in err. */
 int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t errlen);

@@ -316,7 +316,7 @@ static void bad_input(void **state)
         {{"report", "runs/newer"}, "uses results schema 99, newer than", 0},
         {{"report", "runs/noschema"}, "the first column is \"variant\", not schema_version", 0},
         {{"report", "runs/old"}, "schema 2 file: written by an older flashstudy", 0},
-        {{"report"}, "no run folder under results/", 0},
+        {{"report"}, "no run folder under results/ (no such folder): name a run folder", 0},
         {{"plots", "runs/missing"}, "runs/missing is not a run folder", 0},
         {{"plots", "runs/malformed"}, "but the header has 5 columns", 0},
         {{"compare", "runs/good"}, "`compare` needs two run folders", 2},

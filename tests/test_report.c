@@ -509,41 +509,54 @@ static void peers_in_a_run(void **state)
     free(cmp);
 }
 
-/* A run folder with a results.csv, and a device.csv when date is given. */
-static void make_run(const char *root, const char *id, const char *date)
+/* A run folder: the fixture's results.csv (rows with counters) or its
+ * header alone, and a device.csv with the date and command when a date is
+ * given. */
+static void make_run(const char *root, const char *id, const char *date, const char *command, int counters)
 {
-    char cmd[2000];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && touch '%s/%s/results.csv'", root, id, root, id);
+    char cmd[3000], path[1400], text[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && %s " FIXTURE "/results.csv > '%s/%s/results.csv'", root, id,
+             counters ? "cat" : "head -1", root, id);
     assert_int_equal(system(cmd), 0);
     if (date) {
-        snprintf(cmd, sizeof cmd, "printf 'key,value\\nname,H200\\ndate,%s\\n' > '%s/%s/device.csv'", date, root, id);
-        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/%s/device.csv", root, id);
+        snprintf(text, sizeof text, "key,value\nname,H200\ndate,%s\ncommand,%s\n", date, command);
+        tk_spit(path, text);
     }
 }
 
-static void latest_run(void **state)
+/* The newest full run by recorded date: made by `run` with counters; not a
+ * sweep, a timing-only run or a run without a date. */
+static void default_run(void **state)
 {
     char root[600], cmd[2000], buf[700], want[700], why[1024];
     snprintf(root, sizeof root, "%s/results", tmp);
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/zz-no-results'", root, root);
     assert_int_equal(system(cmd), 0);
-    /* The newest by recorded date, not by name; a run without a date last. */
-    make_run(root, "20261129-1030-h200", "2026-11-29T10:28:44Z");
-    make_run(root, "20261129-1030-h200-tiles", "2026-11-29T10:26:24Z");
-    make_run(root, "20261129-1031-nodate", NULL);
-    snprintf(want, sizeof want, "%s/20261129-1030-h200", root);
-    assert_non_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
+    make_run(root, "20261129-102844-nvidia-h200", "2026-11-29T10:28:44Z", "build/flashstudy run --hotspots", 1);
+    make_run(root, "20261129-102624-nvidia-h200-tiles", "2026-11-29T10:26:24Z", "build/flashstudy sweep --tile 64", 1);
+    make_run(root, "20261129-103100-nodate", NULL, NULL, 1);
+    snprintf(want, sizeof want, "%s/20261129-102844-nvidia-h200", root);
+    assert_non_null(fs_default_run(root, buf, sizeof buf, why, sizeof why));
     assert_string_equal(buf, want);
-    assert_non_null(strstr(why, "2026-11-29T10:28:44Z"));
-    assert_null(strstr(why, "same date"));
-    /* Equal dates: the last by name, and the message says so. */
-    make_run(root, "20261129-1029-h200", "2026-11-29T10:28:44Z");
-    assert_non_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
+    assert_non_null(strstr(why, "the newest full run (recorded 2026-11-29T10:28:44Z)"));
+    assert_null(strstr(why, "newer runs"));
+    /* Newer, but a sweep, and timing alone: the full run stays, and the
+     * message says why the newer ones were passed over. */
+    make_run(root, "20261130-090000-nvidia-h200-seq", "2026-11-30T09:00:00Z", "build/flashstudy sweep --seq 1,2", 1);
+    make_run(root, "20261130-100000-nvidia-h200", "2026-11-30T10:00:00Z", "'/my path/flashstudy' run --no-profile", 0);
+    assert_non_null(fs_default_run(root, buf, sizeof buf, why, sizeof why));
     assert_string_equal(buf, want);
-    assert_non_null(strstr(why, "1 other run (20261129-1029-h200) recorded the same date"));
+    assert_non_null(strstr(why, "newer runs without counters or of a sweep are named only by hand"));
+    /* A newer full run, its program's path quoted, wins. */
+    make_run(root, "20261201-080000-nvidia-h200", "2026-12-01T08:00:00Z", "'/my path/flashstudy' run", 1);
+    snprintf(want, sizeof want, "%s/20261201-080000-nvidia-h200", root);
+    assert_non_null(fs_default_run(root, buf, sizeof buf, why, sizeof why));
+    assert_string_equal(buf, want);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'/*", root);
     assert_int_equal(system(cmd), 0);
-    assert_null(fs_latest_run(root, buf, sizeof buf, why, sizeof why));
+    assert_null(fs_default_run(root, buf, sizeof buf, why, sizeof why));
+    assert_non_null(strstr(why, "no full run"));
 }
 
 /* Any run checked in under results/: its report and its charts' data and
@@ -844,7 +857,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixture_report), cmocka_unit_test(fixture_plots), cmocka_unit_test(fixture_compare),
-        cmocka_unit_test(without_metrics), cmocka_unit_test(bad_input),     cmocka_unit_test(latest_run),
+        cmocka_unit_test(without_metrics), cmocka_unit_test(bad_input),     cmocka_unit_test(default_run),
         cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
