@@ -138,21 +138,30 @@ static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
                   "they are 553.65 and 8.39. Its own measured L2 reads and writes, 553.65 MB (line 43), are the "
                   "same amount."
                 : "");
-    static const char *const h[] = {"variant", "stops at diagonal", "key blocks visited",
+    fprintf(f, "Each step at the block shape it ran (bm_run x bn_run), which may differ from the one asked:\n\n");
+    static const char *const h[] = {"variant", "block", "stops at diagonal", "key blocks visited",
                                     "executed GFLOP", "executed / useful"};
-    md_heading(f, h, 5);
+    md_heading(f, h, 6);
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
     for (int i = 0; i < n; i++) {
         const fs_variant *v = fs_step(fsr_number(r, rows[i]));
         char lab[96];
         fsr_variant_label(r, rows[i], lab, sizeof lab);
+        /* The block shape the step ran: 09 on run 128 x 64 or 128 x 128 whatever was asked. */
+        fs_problem own = p;
+        const double bm = fs_table_num(&r->res, rows[i], "bm_run"), bn = fs_table_num(&r->res, rows[i], "bn_run");
+        if (bm >= 1 && bm <= 65536 && bn >= 1 && bn <= 65536) {
+            own.bm = (int)bm;
+            own.bn = (int)bn;
+        }
         md_row(f);
         md_cell(f, lab);
+        md_cellf(f, "%dx%d", own.bm, own.bn);
         if (!v) {
             for (int k = 0; k < 4; k++)
                 md_cell(f, "–");
         } else {
-            fs_model_eval(&p, v, mma, copy, &m);
+            fs_model_eval(&own, v, mma, copy, &m);
             md_cell(f, v->number == 0 ? "no (computes all N² scores)" : v->stops_at_diagonal ? "yes" : "no");
             md_cellf(f, "%.0f", m.key_blocks);
             md_num(f, m.flop_executed * 1e-9, 2);
@@ -569,6 +578,7 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
                "every variant validated before it was timed. Charts: plots/%s/. Document 000 is post 000 of the "
                "series 从零开始写Qwen3 (README.md, \"The source\"). Bytes are decimal throughout, as the counters "
                "and document 000's measurements count them: kB = 10³, MB = 10⁶, GB = 10⁹ bytes.\n\n", r->id);
+    fsr_steps_contents(f, r);
     device_section(f, r);
     configs_section(f, r);
     double mma = fsr_dev_num(r, "mma_flop_per_s"), copy = fsr_dev_num(r, "copy_bytes_per_s");

@@ -103,7 +103,7 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
     const int num = fsr_number(r, row), prev = fsr_previous(r, row);
     const fs_variant *v = fs_step(num);
     char src[64];
-    fprintf(f, "### Step %02d: %s\n\n", num, v ? v->title : fsr_cell(r, row, "slug"));
+    fprintf(f, "<a id=\"step-%02d\"></a>\n\n### Step %02d: %s\n\n", num, num, v ? v->title : fsr_cell(r, row, "slug"));
     step_intro(f, r, row, fsr_ok(r, row) ? prev : -1, v);
     if (!fsr_ok(r, row)) {
         fprintf(f, "- Not measured: %s (%s).\n\n", fsr_cell(r, row, "status"), fsr_cell(r, row, "reason"));
@@ -221,6 +221,21 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
     else
         fprintf(f, "Direction against document 000: differs: %s%s%s.\n\n", differ, *agree ? "; agrees: " : "",
                 agree);
+}
+
+void fsr_steps_contents(FILE *f, const fsr_run *r)
+{
+    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
+    if (!n)
+        return;
+    fprintf(f, "Steps:");
+    for (int i = 0; i < n; i++) {
+        const int num = fsr_number(r, rows[i]);
+        char slug[256];
+        fprintf(f, "%s [%02d %s](#step-%02d)", i ? " ·" : "", num, fsr_md(fsr_cell(r, rows[i], "slug"), slug, sizeof slug),
+                num);
+    }
+    fprintf(f, "\n\n");
 }
 
 void fsr_steps_section(FILE *f, const fsr_run *r, const fs_table *seed, const fsr_inside *in)

@@ -708,6 +708,15 @@ static void reference_answers(void **state)
                                "(written -16.23%, post 000, line 172) |"));
     assert_non_null(strstr(md, "| L2 hit rate (%) | 93.1 | 90.4 | -2.7 pts | 96.4 % (post 000, line 62) | "
                                "+24.2 pts (written +25.21%, post 000, line 63) |"));
+    /* The model at each step's own block: 09 runs 128 x 64 whatever was asked. */
+    assert_non_null(strstr(md, "| 09 big_tile | 128x64 | yes | 2304 | 9.66 | 1.12 |"));
+    assert_non_null(strstr(md, "| 08 const_strides | 32x32 | yes | 16896 | 8.86 | 1.03 |"));
+    /* One link a step at the top, to the anchor before its section. */
+    const char *toc = strstr(md, "Steps: [00 naive](#step-00)"), *anchor = strstr(md, "<a id=\"step-19\"></a>\n\n### Step 19");
+    assert_non_null(toc);
+    assert_non_null(strstr(toc, "[19 lean_issue](#step-19)"));
+    assert_non_null(anchor);
+    assert_true(toc < strstr(md, "## Device") && anchor > strstr(md, "## Steps"));
     for (int i = 0; i < fs_variant_count; i++)
         for (int k = 0; k < FS_MAX_EXPECT; k++) {
             char want[160];
