@@ -48,7 +48,8 @@ int fs_ceiling_copy(double *bytes_per_s);
  * median of 5. The tensor-core ceiling of the instruction our kernels use
  * (Hopper's warpgroup MMA peaks higher). Returns 0 or -1. */
 int fs_ceiling_mma(const fs_device *d, double *flop_per_s);
-/* Writes every byte of buf (2 x the L2 size), evicting whatever the L2 held. */
+/* Reads every byte of buf (2 x the L2 size), evicting whatever the L2 held;
+ * a read leaves no dirty line to be written back inside the next kernel. */
 cudaError_t fs_flush_l2(void *buf, size_t bytes, cudaStream_t s);
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 /* Hardware counters through CUPTI's Range Profiler and Profiler Host API, in
  * plain C. One user range per measurement, replayed by us (UserReplay): each
- * pass calls prepare() (the L2 flush in cold mode) outside the range, then
+ * pass calls prepare() (the L2 flush, or a warm launch) outside the range, then
  * run() inside it, so a range holds every launch of one call of a variant and
  * CUPTI sums their counters. libcuda is not linked: the binary must start on
  * machines without a driver, so the context comes through the runtime. */
@@ -447,8 +447,8 @@ static int one_pass(fs_profiler *p, int n, int (*run)(void *, int), void (*prepa
             prepare(ctx, i);
             cudaError_t e = cudaDeviceSynchronize();
             if (e != cudaSuccess)
-                rc = fs_fail(why, len, "the L2 flush before call %d of replay pass %d failed: %s", i + 1, pass + 1,
-                             cudaGetErrorString(e));
+                rc = fs_fail(why, len, "what runs before call %d of replay pass %d (the L2 flush, or a warm launch) "
+                             "failed: %s", i + 1, pass + 1, cudaGetErrorString(e));
         }
         if (!rc)
             rc = ranged_run(p, run, ctx, i, pass, why, len);

@@ -75,7 +75,7 @@ const char *fs_profiler_dropped(const fs_profiler *p);
  * into its range), all in one replay session: every replay pass runs the n
  * calls in order. The passes' start and stop, tens of milliseconds in the
  * first passes, are paid once for the n. Before each call in each pass it
- * calls prepare(ctx, i) outside the ranges (the L2 flush in cold mode; may
+ * calls prepare(ctx, i) outside the ranges (the L2 flush, or a warm launch; may
  * be NULL). values[i * count + k] gets row k of the table for call i,
  * computed rows included. Returns 0, or -1 with a sentence in why. */
 int fs_profiler_measure(fs_profiler *p, int n, int (*run)(void *ctx, int i), void (*prepare)(void *ctx, int i),
