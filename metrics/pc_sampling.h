@@ -32,9 +32,9 @@ typedef struct fs_pcsampler fs_pcsampler;
 fs_pcsampler *fs_pcsampler_open(char *why, size_t whylen);
 /* Samples one call run(ctx) on the current context, its kernels serialised,
  * prepare(ctx) (the L2 flush, or a warm launch; may be NULL) having run to
- * completion before,
- * with a period chosen for a call of about expect_s seconds on sms SMs, and
- * sums the samples per source line. 0, or -1 with why. */
+ * completion before, with a period chosen for a call of about expect_s
+ * seconds on sms SMs, and sums the samples per source line. 0, or -1 with
+ * why. */
 int fs_pcsampler_collect(fs_pcsampler *s, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
                          double expect_s, int sms, fs_hotspots *out, char *why, size_t whylen);
 void fs_hotspots_free(fs_hotspots *h);

@@ -21,9 +21,9 @@ typedef struct fs_pmsampler fs_pmsampler;
  * counters free). NULL with why when CUPTI refuses. */
 fs_pmsampler *fs_pmsampler_open(char *why, size_t whylen);
 /* Samples fs_timeline_metrics during one call run(ctx), prepare(ctx) (the L2
- * flush, or a warm launch; may be NULL) having run to completion before, at an interval
- * chosen for a call of about expect_s seconds. The idle samples before and
- * after the call are cut (one kept each side). 0, or -1 with why. */
+ * flush, or a warm launch; may be NULL) having run to completion before, at
+ * an interval chosen for a call of about expect_s seconds. The idle samples
+ * before and after the call are cut (one kept each side). 0, or -1 with why. */
 int fs_pmsampler_collect(fs_pmsampler *s, int (*run)(void *ctx), void (*prepare)(void *ctx), void *ctx,
                          double expect_s, fs_timeline *out, char *why, size_t whylen);
 void fs_timeline_free(fs_timeline *t);
