@@ -25,9 +25,9 @@ static const struct {
     [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
     [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
                       "the same over every combination of comma-separated sizes, into one run folder"},
-    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run: a folder or a run id under results/ (default: the newest by date)"},
+    [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run: a folder or a run id under results/ (default: the newest full run)"},
     [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
-    [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run: a folder or a run id under results/ (default: the newest by date)"},
+    [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run: a folder or a run id under results/ (default: the newest full run)"},
     [FS_CMD_HOTSPOTS] = {"hotspots", "hotspots [RUN] [--top N]",
                          "a run's hottest source lines per variant with their stall reasons (a run made with --hotspots)"},
 };
@@ -345,7 +345,7 @@ static const spec specs[] = {
     {"--causal", NULL, STUDY, set_flag, AT(study.causal), 1, "causal mask"},
     {"--no-causal", NULL, STUDY, set_flag, AT(study.causal), 0, "no mask"},
     {"--variants", "LIST", STUDY, set_variants, 0, 0,
-     "ids (step numbers, peer slugs) or slugs, comma-separated (default: every step and every peer)"},
+     "ids (08_const_strides, cudnn), step numbers or slugs, comma-separated (default: every step and peer)"},
     {"--reps", "N", STUDY, set_reps, AT(study.reps), 0, "minimum timed repetitions (default 30, at most 2000)"},
     {"--stop", "median|reps", STUDY, set_stop, 0, 0,
      "when timing stops: median, once the median is known to 0.5% (default); reps, after exactly --reps"},
@@ -368,7 +368,7 @@ static const spec specs[] = {
     {"--ids", NULL, C(LIST), set_flag, AT(ids), 1, "list: one id a line, for scripts"},
     {"--names", NULL, C(METRICS), set_flag, AT(names), 1, "metrics: one CUPTI name a line"},
     {"--readme", NULL, C(REPORT), set_flag, AT(readme), 1,
-     "report: print the README's two tables (variants; the run's steps) instead of the report"},
+     "report: print the generated tables of README.md and docs/ (variants, steps, peers, columns)"},
 };
 #define NSPECS ((int)(sizeof specs / sizeof specs[0]))
 

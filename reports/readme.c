@@ -1,12 +1,16 @@
-/* The README's generated tables: the variants of the registry, and the
- * steps of a run at document 000's configuration beside the document's own
- * changes. */
+/* The generated tables of README.md and docs/: the variants of the
+ * registry, the steps of a run at document 000's configuration beside the
+ * document's own changes, the last step beside the peers, and every column
+ * of results.csv. scripts/readme_tables.sh puts each between its markers. */
 #include "report.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "change.h"
 #include "fail.h"
+#include "metrics.h"
+#include "results.h"
 #include "rundata.h"
 
 #define MAX_ROWS 4096
@@ -68,6 +72,112 @@ static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
     }
 }
 
+/* The last step of the chain at document 000's configuration beside the
+ * run's own peers and the peers measured outside it at the same shape. */
+static void readme_peers(FILE *f, const fsr_run *r, const fs_table *peers)
+{
+    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS), last = -1;
+    for (int i = 0; i < n; i++)
+        if (fsr_ok(r, rows[i]))
+            last = rows[i];
+    if (last < 0)
+        return;
+    char l[160], a[96];
+    const double t = fsr_value(r, last, FSR_TIME);
+    fsr_variant_label(r, last, a, sizeof a);
+    fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
+    fprintf(f, "Run `%s`, %s: the last step beside the run's peers and those measured outside it (%s).\n\n", r->id,
+            l, FSR_PEERS);
+    static const char *const h[] = {"variant", "time (µs)", "TFLOP/s", "time against the last step"};
+    md_heading(f, h, 4);
+    md_row(f);
+    md_cell(f, a);
+    md_num(f, t, 1);
+    md_num(f, fsr_value(r, last, FSR_TFLOPS), 1);
+    md_cell(f, "1.00x");
+    md_end(f);
+    int pr[16], np = fsr_peer_rows(r, r->primary, pr, 16);
+    for (int i = 0; i < np; i++)
+        if (fsr_ok(r, pr[i])) {
+            char lib[64];
+            snprintf(lib, sizeof lib, "%.60s", fsr_cell(r, pr[i], "library"));
+            lib[strcspn(lib, ";(")] = '\0';
+            for (size_t k = strlen(lib); k > 0 && lib[k - 1] == ' ';)
+                lib[--k] = '\0';
+            md_row(f);
+            md_cellf(f, "%s (this run's peer: %s)", fsr_cell(r, pr[i], "slug"), lib);
+            md_num(f, fsr_value(r, pr[i], FSR_TIME), 1);
+            md_num(f, fsr_value(r, pr[i], FSR_TFLOPS), 1);
+            md_cellf(f, "%.2fx", fsr_value(r, pr[i], FSR_TIME) / t);
+            md_end(f);
+        }
+    for (int i = 0; i < peers->nrows; i++)
+        if (fsr_peer_matches(r, peers, i, &r->cfgs[r->primary])) {
+            const double pt = fs_table_num(peers, i, "time_s") * 1e6;
+            md_row(f);
+            md_cellf(f, "%s, %s (%s)", fs_table_get(peers, i, "source"), fs_table_get(peers, i, "backend"),
+                     fs_table_get(peers, i, "date"));
+            md_num(f, pt, 1);
+            md_num(f, fs_table_num(peers, i, "flop_per_s") * 1e-12, 1);
+            md_cellf(f, "%.2fx", pt / t);
+            md_end(f);
+        }
+}
+
+/* A column's unit, read off its name as the CSV writer names them. */
+static const char *unit_of(const char *column)
+{
+    static const struct {
+        const char *suffix, *unit;
+    } units[] = {{"_per_s", "per second"}, {"_s", "seconds"}, {"_bytes", "bytes"}, {"_pct", "percent"},
+                 {"_cycles", "cycles"}, {"_sectors", "32-byte sectors"}, {"_ratio", "ratio"}};
+    const size_t n = strlen(column);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        const size_t k = strlen(units[i].suffix);
+        if (n > k && !strcmp(column + n - k, units[i].suffix))
+            return units[i].unit;
+    }
+    return "";
+}
+
+void fs_columns_markdown(FILE *f)
+{
+    static const char *const h[] = {"column", "unit", "meaning", "source"};
+    md_heading(f, h, 4);
+    md_row(f);
+    md_cell(f, "`schema_version`");
+    md_cell(f, "");
+    md_cellf(f, "the results schema, %d on every row", FS_SCHEMA_VERSION);
+    md_cell(f, "the writer");
+    md_end(f);
+    for (int c = 0; c < FS_COL_COUNT; c++) {
+        md_row(f);
+        md_cellf(f, "`%s`", fs_result_columns[c].name);
+        md_cell(f, unit_of(fs_result_columns[c].name));
+        md_cell(f, fs_result_columns[c].description);
+        md_cell(f, "the harness");
+        md_end(f);
+    }
+    for (int i = 0; i < fs_metrics_default_count; i++) {
+        const fs_metric *m = &fs_metrics_default[i];
+        md_row(f);
+        md_cellf(f, "`%s`", m->column);
+        md_cell(f, m->unit);
+        md_cell(f, m->description);
+        if (m->from[0])
+            md_cellf(f, "100 a / (a + b) of `%s` and `%s` (ncu: `%s`)", m->from[0], m->from[1], m->cupti);
+        else
+            md_cellf(f, "CUPTI `%s`", m->cupti);
+        md_end(f);
+    }
+    md_row(f);
+    md_cell(f, "`metrics_note`");
+    md_cell(f, "");
+    md_cell(f, "why metric cells are empty (profiling unavailable or failed)");
+    md_cell(f, "the harness");
+    md_end(f);
+}
+
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
 {
     fsr_run r;
@@ -82,16 +192,27 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
         return fs_fail(err, errlen, "run %s has no row at document 000's configuration (%s): no step table "
                        "for the README", run_dir, l);
     }
+    fs_table peers;
     if (fsr_load_seed(&seed, err, errlen)) {
         fsr_free(&r);
+        return -1;
+    }
+    if (fsr_load_peers(&peers, err, errlen)) {
+        fsr_free(&r);
+        fs_table_free(&seed);
         return -1;
     }
     fprintf(out, "<!-- variants:begin -->\n");
     fs_variants_markdown(out);
     fprintf(out, "<!-- variants:end -->\n<!-- steps:begin -->\n");
     readme_steps(out, &r, &seed);
-    fprintf(out, "<!-- steps:end -->\n");
+    fprintf(out, "<!-- steps:end -->\n<!-- peers:begin -->\n");
+    readme_peers(out, &r, &peers);
+    fprintf(out, "<!-- peers:end -->\n<!-- columns:begin -->\n");
+    fs_columns_markdown(out);
+    fprintf(out, "<!-- columns:end -->\n");
     fsr_free(&r);
     fs_table_free(&seed);
+    fs_table_free(&peers);
     return 0;
 }

@@ -24,11 +24,16 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
 /* `flashstudy list --markdown`: the variants of the registry, one row each. */
 void fs_variants_markdown(FILE *f);
 
-/* The README's generated tables, each between its markers
- * (<!-- variants:begin --> ... <!-- variants:end -->, then steps): the
- * variants, and the steps of run_dir at document 000's configuration.
- * 0, or -1 with a sentence in err (also when the run lacks that
- * configuration). scripts/readme_tables.sh puts them into README.md. */
+/* docs/columns.md's table: every results.csv column, its unit, meaning and
+ * source. */
+void fs_columns_markdown(FILE *f);
+
+/* The generated tables of README.md and docs/, each between its markers
+ * (<!-- variants:begin --> ... <!-- variants:end -->, then steps, peers
+ * and columns): the variants, the steps of run_dir at document 000's
+ * configuration, its last step beside the peers, and the columns. 0, or -1
+ * with a sentence in err (also when the run lacks that configuration).
+ * scripts/readme_tables.sh puts each into the file that holds its markers. */
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
 
 /* `flashstudy hotspots`: the hottest `top` source lines of every variant of a

@@ -1,17 +1,21 @@
-/* README.md's generated tables (between <!-- NAME:begin --> and
- * <!-- NAME:end -->) against what `flashstudy report REFERENCE_RUN --readme`
- * prints now: a README behind the registry or the reference run fails here
- * (fix: make readme). Run from the repository root. */
+/* The generated tables of README.md and docs/ (between <!-- NAME:begin -->
+ * and <!-- NAME:end -->) against what `flashstudy report REFERENCE_RUN
+ * --readme` prints now: a file behind the registry, the metric table, the
+ * CSV writer or the reference run fails here (fix: make readme); and
+ * docs/columns.md names every column a run's results.csv has. Run from the
+ * repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "report.h"
+#include "table.h"
 #include "variant.h"
 #include "testkit.h"
 
@@ -44,9 +48,18 @@ static char *between(const char *text, const char *name)
 
 static void readme_tables_current(void **state)
 {
-    char *readme = tk_slurp("README.md", NULL);
-    if (!readme)
-        fail_msg("no README.md (run from the repository root)");
+    /* README.md and the files of docs/, where the markers may be. */
+    glob_t g;
+    assert_int_equal(glob("docs/*.md", 0, NULL, &g), 0);
+    const int nhomes = (int)g.gl_pathc + 1;
+    const char **homes = malloc(sizeof *homes * (size_t)nhomes);
+    char **text = malloc(sizeof *text * (size_t)nhomes);
+    homes[0] = "README.md";
+    for (int h = 1; h < nhomes; h++)
+        homes[h] = g.gl_pathv[h - 1];
+    for (int h = 0; h < nhomes; h++)
+        if (!(text[h] = tk_slurp(homes[h], NULL)))
+            fail_msg("no %s (run from the repository root)", homes[h]);
     char *gen = NULL, err[512] = "";
     size_t len = 0;
     FILE *f = open_memstream(&gen, &len);
@@ -54,21 +67,56 @@ static void readme_tables_current(void **state)
     if (fs_readme_tables(REFERENCE_RUN, f, err, sizeof err))
         fail_msg("%s", err);
     fclose(f);
-    static const char *const names[] = {"variants", "steps"};
-    for (int i = 0; i < 2; i++) {
-        char *want = between(gen, names[i]), *have = between(readme, names[i]);
+    static const char *const names[] = {"variants", "steps", "peers", "columns"};
+    for (int i = 0; i < 4; i++) {
+        char *want = between(gen, names[i]), *have = NULL;
+        const char *home = NULL;
         assert_non_null(want);
+        for (int h = 0; h < nhomes; h++) {
+            char *b = between(text[h], names[i]);
+            if (b && have)
+                fail_msg("the table %s has markers in %s and in %s", names[i], home, homes[h]);
+            if (b) {
+                have = b;
+                home = homes[h];
+            }
+        }
         if (!have)
-            fail_msg("README.md lacks the lines <!-- %s:begin --> and <!-- %s:end -->", names[i], names[i]);
+            fail_msg("no file of README.md and docs/ holds <!-- %s:begin --> and <!-- %s:end -->", names[i], names[i]);
         if (strcmp(want, have))
-            fail_msg("README.md's %s table is out of date (make readme):\n--- README.md\n%s\n--- %s now\n%s",
-                     names[i], have, REFERENCE_RUN, want);
+            fail_msg("%s's %s table is out of date (make readme):\n--- %s\n%s\n--- %s now\n%s", home, names[i], home,
+                     have, REFERENCE_RUN, want);
         assert_true(strstr(want, "| --- |") || strstr(want, "| ---: |"));
         free(want);
         free(have);
     }
     free(gen);
-    free(readme);
+    for (int h = 0; h < nhomes; h++)
+        free(text[h]);
+    free(text);
+    free(homes);
+    globfree(&g);
+}
+
+/* docs/columns.md has an entry for every column of a results.csv header as
+ * the writer makes it: the reference run's (its metric table is this
+ * build's). */
+static void columns_documented(void **state)
+{
+    char *doc = tk_slurp("docs/columns.md", NULL), path[512], err[512];
+    assert_non_null(doc);
+    snprintf(path, sizeof path, "%s/results.csv", REFERENCE_RUN);
+    fs_table t;
+    if (fs_table_read(path, 1, &t, err, sizeof err))
+        fail_msg("%s", err);
+    for (int c = -1; c < t.ncols; c++) {
+        char entry[200];
+        snprintf(entry, sizeof entry, "| `%s` |", c < 0 ? "schema_version" : t.header[c]);
+        if (!strstr(doc, entry))
+            fail_msg("docs/columns.md has no entry for the column %s", c < 0 ? "schema_version" : t.header[c]);
+    }
+    fs_table_free(&t);
+    free(doc);
 }
 
 /* Every variant of the registry and every variant of the run has its row. */
@@ -124,6 +172,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(readme_tables_current),
+        cmocka_unit_test(columns_documented),
         cmocka_unit_test(readme_tables_complete),
         cmocka_unit_test(readme_without_seed_config),
     };
