@@ -18,6 +18,17 @@
  * one can read (and overflow a gnuplot command line): such charts are skipped. */
 #define MAX_CHART_VARIANTS 40
 
+/* Control characters become spaces (a line break would start a row of a
+ * .dat file or a command of render.sh), the characters in `bad` `with`. */
+static void clean(char *s, const char *bad, char with)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < ' ' || *s == 0x7f)
+            *s = ' ';
+        else if (strchr(bad, *s))
+            *s = with;
+}
+
 void fsr_chart_var(chart_ctx *c, const char *name, const char *fmt, ...)
 {
     char v[1024];
@@ -25,11 +36,8 @@ void fsr_chart_var(chart_ctx *c, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(v, sizeof v, fmt, ap);
     va_end(ap);
-    /* The value sits in '...' inside "..." of a shell line, and a line
-     * break would end gnuplot's command. */
-    for (char *s = v; *s; s++)
-        if (strchr("'\"\\$`", *s) || (unsigned char)*s < ' ')
-            *s = ' ';
+    /* The value sits in '...' inside "..." of a shell line. */
+    clean(v, "'\"\\$`", ' ');
     size_t n = strlen(c->vars);
     snprintf(c->vars + n, sizeof c->vars - n, "; %s='%s'", name, v);
 }
@@ -40,13 +48,25 @@ static void num_var(chart_ctx *c, const char *name, double x)
     snprintf(c->vars + n, sizeof c->vars - n, "; %s=%.6g", name, x);
 }
 
+/* s as a quoted string of a .dat file. gnuplot reads no escapes there: a
+ * '"' becomes '\''. */
+static void put_text(FILE *f, const char *s)
+{
+    char t[256];
+    snprintf(t, sizeof t, "%s", s);
+    clean(t, "\"", '\'');
+    fprintf(f, " \"%s\"", t);
+}
+
 static FILE *dat_open(chart_ctx *c, const char *name, const char *header)
 {
-    char path[1200];
+    char path[1200], line[1024];
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
     FILE *f = fs_out_open(path, c->err, c->errlen);
+    snprintf(line, sizeof line, "# %s, run %s", header, c->r->id);
+    clean(line, "", ' ');
     if (f)
-        fprintf(f, "# %s, run %s\n", header, c->r->id);
+        fprintf(f, "%s\n", line);
     return f;
 }
 
@@ -116,7 +136,8 @@ static int bars(chart_ctx *c, const char *name, const int *roles, int nroles, co
     for (int i = 0; i < n; i++) {
         char lab[96];
         fsr_variant_label(c->r, rows[i], lab, sizeof lab);
-        fprintf(f, "%d \"%s\"", i, lab);
+        fprintf(f, "%d", i);
+        put_text(f, lab);
         for (int k = 0; k < nroles; k++)
             put_num(f, fsr_value(c->r, rows[i], roles[k]));
         fputc('\n', f);
@@ -167,14 +188,22 @@ static int chart_waterfall(chart_ctx *c)
     char lab[96];
     double first = fsr_value(c->r, rows[0], FSR_TIME), last = fsr_value(c->r, rows[n - 1], FSR_TIME);
     fsr_variant_label(c->r, rows[0], lab, sizeof lab);
-    fprintf(f, "0 \"%s\" 0 %.6g 0 0\n", lab, first);
+    fprintf(f, "0");
+    put_text(f, lab);
+    fprintf(f, " 0 %.6g 0 0\n", first);
     for (int i = 1; i < n; i++) {
         double a = fsr_value(c->r, rows[i - 1], FSR_TIME), b = fsr_value(c->r, rows[i], FSR_TIME);
         fsr_variant_label(c->r, rows[i], lab, sizeof lab);
-        fprintf(f, "%d \"%s\" %.6g %.6g %.6g %d\n", i, lab, a, b, 100 * (b / a - 1), b <= a ? 1 : 2);
+        fprintf(f, "%d", i);
+        put_text(f, lab);
+        fprintf(f, " %.6g %.6g %.6g %d\n", a, b, 100 * (b / a - 1), b <= a ? 1 : 2);
     }
+    char final[128];
     fsr_variant_label(c->r, rows[n - 1], lab, sizeof lab);
-    fprintf(f, "%d \"final: %s\" 0 %.6g %.6g 0\n", n, lab, last, 100 * (last / first - 1));
+    snprintf(final, sizeof final, "final: %s", lab);
+    fprintf(f, "%d", n);
+    put_text(f, final);
+    fprintf(f, " 0 %.6g %.6g 0\n", last, 100 * (last / first - 1));
     fsr_chart_var(c, "data", "waterfall.dat");
     return dat_close(c, f) ? -1 : 1;
 }
@@ -260,8 +289,9 @@ static int chart_roofline(chart_ctx *c)
     for (int i = 0; i < k; i++) {
         char lab[96];
         fsr_variant_label(c->r, rows[i], lab, sizeof lab);
-        fprintf(f, "%d \"%s\" %.6g %.6g\n", fsr_number(c->r, rows[i]), lab, intensity(c->r, rows[i]),
-                fsr_value(c->r, rows[i], FSR_TFLOPS));
+        fprintf(f, "%d", fsr_number(c->r, rows[i]));
+        put_text(f, lab);
+        fprintf(f, " %.6g %.6g\n", intensity(c->r, rows[i]), fsr_value(c->r, rows[i], FSR_TFLOPS));
     }
     fsr_chart_var(c, "data", "roofline.dat");
     variant_vars(c, rows, k);
@@ -315,7 +345,9 @@ static int chart_seed(chart_ctx *c)
     for (int i = 0; i < k; i++) {
         char lab[96];
         fsr_variant_label(c->r, show[i], lab, sizeof lab);
-        fprintf(f, "%d \"%s\" %.6g %.6g\n", i, lab, ours[i], theirs[i]);
+        fprintf(f, "%d", i);
+        put_text(f, lab);
+        fprintf(f, " %.6g %.6g\n", ours[i], theirs[i]);
     }
     fsr_chart_var(c, "data", "seed.dat");
     return dat_close(c, f) ? -1 : 1;
@@ -377,10 +409,13 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
     for (int i = 0; i < n; i++) {
         char lab[96];
         fsr_variant_label(r, rows[i], lab, sizeof lab);
-        fprintf(f, " \"%s\"", lab);
+        put_text(f, lab);
     }
-    for (int b = 0; b < nb; b++)
-        fprintf(f, " \"%s (PyTorch, external)\"", fs_table_get(p, backends[b], "backend"));
+    for (int b = 0; b < nb; b++) {
+        char lab[96];
+        snprintf(lab, sizeof lab, "%s (PyTorch, external)", fs_table_get(p, backends[b], "backend"));
+        put_text(f, lab);
+    }
     fputc('\n', f);
     for (int k = 0; k < nc; k++) {
         fprintf(f, "%d", r->cfgs[cfgs[k]].seq);
@@ -425,9 +460,13 @@ static int chart_sweep_peers(chart_ctx *c)
     FILE *f = dat_open(c, "sweep_peers.dat", "time (µs) of the fastest step and of each peer");
     if (!f)
         return -1;
-    fprintf(f, "N \"fastest step\"");
-    for (int i = 0; i < np; i++)
-        fprintf(f, " \"%s (peer)\"", fsr_cell(r, peers[i], "slug"));
+    fprintf(f, "N");
+    put_text(f, "fastest step");
+    for (int i = 0; i < np; i++) {
+        char lab[96];
+        fsr_variant_label(r, peers[i], lab, sizeof lab);
+        put_text(f, lab);
+    }
     fputc('\n', f);
     for (int k = 0; k < nc; k++) {
         int rows[MAX_ROWS], n = fsr_rows(r, cfgs[k], rows, MAX_ROWS);
