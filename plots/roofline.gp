@@ -8,7 +8,7 @@
 # numbers of coinciding points stand side by side. xmin, xmax: the x range.
 load 'common.gp'
 set label 1 heading('Roofline (measured ceilings)') at screen 0.5, screen 0.975 center
-set tmargin 5
+set tmargin heading_rows + 2
 set xlabel 'arithmetic intensity (useful FLOP per DRAM byte, log scale)'
 set ylabel 'TFLOP/s (useful, log scale)'
 set logscale xy

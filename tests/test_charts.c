@@ -1,22 +1,29 @@
-/* The charts' data (reports/charts.c) read back from the .dat files and
- * render.sh: no text that breaks a .dat file or render.sh, whatever the
- * run folder and its slugs are called. Run from the repository root. */
+/* The charts' data (reports/charts.c) of every run under results/, of
+ * tests/fixtures/run and of runs made here to break them, read back from
+ * the .dat files and render.sh: value labels clear of each other, of the
+ * bars, of the lines across the plot and of its sides; x labels whole on the
+ * canvas and apart; no text that breaks a .dat file or render.sh. Places
+ * are checked by the model of reports/charts.h, and where gnuplot is here,
+ * the model against the plot gnuplot draws. Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "charts.h"
 #include "report.h"
 #include "table.h"
 #include "testkit.h"
 
 #define FIXTURE "tests/fixtures/run"
 #define MAX_FIELDS 16
+#define EPS 0.01   /* of a cell or a row: what the .dat files' six digits may round */
 
 static char tmp[512];   /* this run's scratch folder under the build folder */
 
@@ -52,7 +59,185 @@ static int fields(const char *s, const char *end, row *r)
     return r->n;
 }
 
+/* The data rows of a .dat file, its comment lines and blank lines aside
+ * (malloc'd, *n of them); NULL when it is absent. */
+static row *read_dat(const char *dir, const char *name, int *n)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = tk_slurp(path, NULL);
+    if (!text)
+        return NULL;
+    row *rows = NULL;
+    *n = 0;
+    for (char *s = text; *s;) {
+        char *e = strchr(s, '\n');
+        if (!e)
+            e = s + strlen(s);
+        if (*s != '#' && e > s) {
+            rows = realloc(rows, sizeof *rows * (*n + 1));
+            if (fields(s, e, &rows[*n]) < 0)
+                fail_msg("%s: a string not closed on its line: %.*s", path, (int)(e - s), s);
+            ++*n;
+        }
+        s = *e ? e + 1 : e;
+    }
+    free(text);
+    return rows;
+}
+
+static double fnum(const row *r, int col) { return col <= r->n ? strtod(r->f[col - 1], NULL) : NAN; }
+
+/* The value of variable `name` in the line of render.sh that draws gp's PNG,
+ * into buf ('' quotes taken off); NULL when the line or the variable is
+ * absent. */
+static const char *var(const char *sh, const char *gp, const char *name, char *buf, size_t len)
+{
+    char tail[96], key[96];
+    snprintf(tail, sizeof tail, "\" %s\n", gp);
+    snprintf(key, sizeof key, "; %s=", name);
+    for (const char *s = sh; (s = strstr(s, "gnuplot -e \"fmt='png'")); s++) {
+        const char *e = strchr(s, '\n');
+        if (!e || strncmp(e - strlen(tail) + 1, tail, strlen(tail)))
+            continue;
+        const char *v = strstr(s, key);
+        if (!v || v > e)
+            return NULL;
+        v += strlen(key);
+        size_t n = *v == '\'' ? strcspn(v + 1, "'") : strcspn(v, ";\"");
+        snprintf(buf, len, "%.*s", (int)n, v + (*v == '\''));
+        return buf;
+    }
+    return NULL;
+}
+
+static double num(const char *sh, const char *gp, const char *name)
+{
+    char buf[64];
+    return var(sh, gp, name, buf, sizeof buf) ? strtod(buf, NULL) : NAN;
+}
+
+/* A chart's frame as render.sh gives it (charts.h), on its axes' scales:
+ * log10 of the ranges on a log axis. */
+typedef struct {
+    double l, r, rows, angle, xlo, xhi, ylo, yhi;
+    int logy;
+} frame;
+
+static int read_frame(const char *sh, const char *gp, int logx, int logy, frame *f)
+{
+    f->l = num(sh, gp, "frame_l");
+    f->r = num(sh, gp, "frame_r");
+    f->rows = num(sh, gp, "frame_rows");
+    f->angle = num(sh, gp, "xtic_angle");
+    f->xlo = num(sh, gp, "frame_xlo");
+    f->xhi = num(sh, gp, "frame_xhi");
+    f->ylo = num(sh, gp, "frame_ylo");
+    f->yhi = num(sh, gp, "frame_yhi");
+    f->logy = logy;
+    if (logx)
+        f->xlo = log10(f->xlo), f->xhi = log10(f->xhi);
+    if (logy)
+        f->ylo = log10(f->ylo), f->yhi = log10(f->yhi);
+    return !isnan(f->l) && !isnan(f->r) && !isnan(f->xlo);
+}
+
+static double cell_x(const frame *f) { return (f->xhi - f->xlo) / (FSR_CANVAS_COLS - f->l - f->r); }
+static double row_y(const frame *f) { return (f->yhi - f->ylo) / f->rows; }
+
+typedef struct {
+    double x0, x1, y0, y1;
+} box;
+
+/* a and b overlap by more than what rounding explains. */
+static int overlap(const frame *f, box a, box b)
+{
+    double ex = EPS * cell_x(f), ey = EPS * row_y(f);
+    return a.x0 + ex < b.x1 && b.x0 + ex < a.x1 && a.y0 + ey < b.y1 && b.y0 + ey < a.y1;
+}
+
 /* ---- what the charts must hold ---- */
+
+/* The value labels of a bar chart: bar i at column 1 from column lo (0:
+ * from 0) to column hi, bar_width wide; its label's two lines "text" y from
+ * column lab on. Each line's box is a cell a character and one wide, a row
+ * high. Returns how many boxes meet another label's, a bar, a line across
+ * the plot (the time chart's peers) or leave the plot, saying which. */
+static int label_problems(const char *dir, const char *dat, const char *sh, int lo, int hi, int lab)
+{
+    char gp[64], lines[512];
+    snprintf(gp, sizeof gp, "%.*s.gp", (int)(strlen(dat) - 4), dat);
+    frame f;
+    int n, bad = 0;
+    row *r = read_dat(dir, dat, &n);
+    if (!r)
+        return 0;
+    if (!read_frame(sh, gp, 0, 0, &f) || isnan(f.ylo))
+        fail_msg("%s/%s: no frame in render.sh", dir, gp);
+    double half = num(sh, gp, "bar_width") / 2, rule[32];
+    int nrules = 0;
+    if (var(sh, gp, "peer_times", lines, sizeof lines))
+        for (char *s = strtok(lines, " "); s && nrules < 32; s = strtok(NULL, " "))
+            rule[nrules++] = strtod(s, NULL);
+    box *label = calloc((size_t)n * 2, sizeof *label);
+    int *owner = calloc((size_t)n * 2, sizeof *owner), nl = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++) {
+            double y = fnum(&r[i], lab + 2 * k + 1), w = fsr_label_cells(r[i].f[lab + 2 * k - 1]) / 2.0 * cell_x(&f);
+            if (isnan(y))
+                continue;
+            owner[nl] = i;
+            label[nl++] = (box){fnum(&r[i], 1) - w, fnum(&r[i], 1) + w, y - row_y(&f) / 2, y + row_y(&f) / 2};
+        }
+    for (int a = 0; a < nl; a++) {
+        box me = label[a];
+        for (int b = 0; b < a; b++)
+            if (owner[b] != owner[a] && overlap(&f, me, label[b]))
+                bad++, printf("%s/%s: the labels of rows %d and %d overlap\n", dir, dat, owner[a] + 1, owner[b] + 1);
+        for (int i = 0; i < n; i++) {
+            double y0 = lo ? fnum(&r[i], lo) : 0, y1 = fnum(&r[i], hi), x = fnum(&r[i], 1);
+            if (!isnan(y1) && overlap(&f, me, (box){x - half, x + half, fmin(y0, y1), fmax(y0, y1)}))
+                bad++, printf("%s/%s: the label of row %d lies on the bar of row %d\n", dir, dat, owner[a] + 1, i + 1);
+        }
+        for (int k = 0; k < nrules; k++)
+            if (me.y0 + EPS * row_y(&f) < rule[k] && rule[k] < me.y1 - EPS * row_y(&f))
+                bad++, printf("%s/%s: the label of row %d lies on the line at %g\n", dir, dat, owner[a] + 1, rule[k]);
+        if (me.x0 < f.xlo - EPS * cell_x(&f) || me.x1 > f.xhi + EPS * cell_x(&f) || me.y0 < f.ylo ||
+            me.y1 > f.yhi + EPS * row_y(&f))
+            bad++, printf("%s/%s: the label of row %d leaves the plot\n", dir, dat, owner[a] + 1);
+    }
+    free(label);
+    free(owner);
+    free(r);
+    return bad;
+}
+
+/* The x labels of a bar chart (column 2, bar i at x = i): each ends on the
+ * canvas, reaching down to the right from its bar at xtic_angle, and
+ * neighbours lie a row apart (a row is 17 / 9 cells of the PNG). Returns
+ * how many do not. */
+static int xlabel_problems(const char *dir, const char *dat, const char *sh)
+{
+    char gp[64];
+    snprintf(gp, sizeof gp, "%.*s.gp", (int)(strlen(dat) - 4), dat);
+    frame f;
+    int n, bad = 0;
+    row *r = read_dat(dir, dat, &n);
+    if (!r)
+        return 0;
+    if (!read_frame(sh, gp, 0, 0, &f) || isnan(f.angle))
+        fail_msg("%s/%s: no frame in render.sh", dir, gp);
+    double a = f.angle * acos(-1) / 180, gap = 1 / cell_x(&f);
+    for (int i = 0; i < n; i++) {
+        double at = f.l + (fnum(&r[i], 1) - f.xlo) / cell_x(&f);
+        if (at + fsr_label_cells(r[i].f[1]) * cos(a) > FSR_CANVAS_COLS)
+            bad++, printf("%s/%s: x label \"%s\" runs off the canvas\n", dir, dat, r[i].f[1]);
+    }
+    if (n > 1 && gap * sin(a) < 17.0 / 9)
+        bad++, printf("%s/%s: x labels %.2f cells apart at %g degrees\n", dir, dat, gap * sin(a), f.angle);
+    free(r);
+    return bad;
+}
 
 /* Every line of every .dat file in dir a comment, blank, or fields whose
  * strings close on the line, as many as the file's other rows have; every
@@ -123,6 +308,105 @@ static void check_well_formed(const char *dir)
 
 /* ---- the runs ---- */
 
+/* The chart data of run (a folder under results/, or the fixture) in the
+ * scratch folder, written by the first test that needs it: into out. */
+static const char *run_data(const char *run, char *out, size_t len)
+{
+    char path[1300];
+    struct stat st;
+    const char *base = strrchr(run, '/');
+    snprintf(out, len, "%s/charts-%s", tmp, base ? base + 1 : run);
+    snprintf(path, sizeof path, "%s/render.sh", out);
+    if (stat(path, &st))
+        tk_plots_data(run, out);
+    return out;
+}
+
+/* The runs under results/ and the fixture, into run (len bytes each) as
+ * their folders; how many. */
+static int runs(char (*run)[600], int max)
+{
+    DIR *d = opendir("results");
+    struct dirent *e;
+    int n = 0;
+    snprintf(run[n++], sizeof run[0], "%s", FIXTURE);
+    while (d && (e = readdir(d)) && n < max) {
+        char path[1200];
+        struct stat st;
+        snprintf(path, sizeof path, "results/%s/results.csv", e->d_name);
+        if (e->d_name[0] != '.' && !stat(path, &st))
+            snprintf(run[n++], sizeof run[0], "results/%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+#define MAX_RUNS 64
+
+/* The checks of every chart of a run's data in out, into *bad; how many
+ * bar charts they read. */
+static int check_run(const char *out, int *bad)
+{
+    char path[1200];
+    check_well_formed(out);
+    snprintf(path, sizeof path, "%s/render.sh", out);
+    char *sh = tk_slurp(path, NULL);
+    static const struct {
+        const char *dat;
+        int lo, hi, lab;
+    } labelled[] = {{"waterfall.dat", 3, 4, 7}, {"time.dat", 0, 3, 4}, {"inst.dat", 0, 3, 4}, {"l2hit.dat", 0, 3, 4}};
+    static const char *const barred[] = {"waterfall.dat", "time.dat", "inst.dat", "l2hit.dat",
+                                         "bytes.dat",     "occupancy.dat", "seed.dat"};
+    int read = 0;
+    for (size_t i = 0; i < sizeof labelled / sizeof labelled[0]; i++)
+        *bad += label_problems(out, labelled[i].dat, sh, labelled[i].lo, labelled[i].hi, labelled[i].lab);
+    for (size_t i = 0; i < sizeof barred / sizeof barred[0]; i++) {
+        int n;
+        row *r = read_dat(out, barred[i], &n);
+        read += r != NULL;
+        free(r);
+        *bad += xlabel_problems(out, barred[i], sh);
+    }
+    free(sh);
+    return read;
+}
+
+/* Every run under results/ and the fixture: no label overlaps, none runs
+ * off the canvas. */
+static void labels_clear(void **state)
+{
+    char run[MAX_RUNS][600], out[1200];
+    int bad = 0, charts = 0, n = runs(run, MAX_RUNS);
+    for (int i = 0; i < n; i++)
+        charts += check_run(run_data(run[i], out, sizeof out), &bad);
+    assert_true(charts > 5);
+    if (bad)
+        fail_msg("%d labels out of place (above)", bad);
+}
+
+/* The checks find what they look for: in a frame 6 x units over 20
+ * cells, labels at one height over bars 1 apart, a second line on its own
+ * bar, a last x label nearly as long as the canvas. */
+static void checks_can_fail(void **state)
+{
+    char dir[700], path[800], text[600], lab[121];
+    snprintf(dir, sizeof dir, "%s/broken", tmp);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    const char *sh = "gnuplot -e \"fmt='png'; out='a'; frame_l=12; frame_r=90; frame_rows=20; xtic_angle=35; "
+                     "frame_xlo=-2; frame_xhi=4; frame_ylo=0; frame_yhi=200; bar_width=0.7\" waterfall.gp\n";
+    memset(lab, 'x', sizeof lab - 1);
+    lab[sizeof lab - 1] = '\0';
+    snprintf(path, sizeof path, "%s/waterfall.dat", dir);
+    snprintf(text, sizeof text, "# header\n"
+             "0 \"00 naive\" 0 100 0 0 \"100.0 µs\" 105 \"\" NaN\n"
+             "1 \"01 base\" 90 100 -10 1 \"-10.0%%\" 105 \"\" NaN\n"
+             "2 \"%s\" 0 90 -10 0 \"90 µs\" 125 \"-10%%\" 85\n", lab);
+    tk_spit(path, text);
+    assert_int_equal(label_problems(dir, "waterfall.dat", sh, 3, 4, 7), 2);
+    assert_int_equal(xlabel_problems(dir, "waterfall.dat", sh), 1);
+}
+
 /* A run folder whose name holds a line break, quotes and what a shell
  * expands, and a slug with a quote and a line break: every .dat file and
  * render.sh stay well-formed, and gnuplot draws the charts. */
@@ -164,12 +448,63 @@ static void hostile_names(void **state)
     assert_int_equal(fs_plots_write(dir, path, err, sizeof err), 0);
 }
 
+/* The plot gnuplot draws, from a line of render.sh (its output sent to
+ * /dev/null): its rows and its width in pixels, and the canvas's width. */
+static void drawn_plot(const char *dir, const char *line, double *rows, double *width, double *canvas)
+{
+    char cmd[8400], v[4096];
+    const char *gp = strrchr(line, ' ') + 1, *o = strstr(line, "out='"), *after = strchr(o + 5, '\'');
+    snprintf(v, sizeof v, "%.*sout='/dev/null'%.*s", (int)(o - line), line, (int)(gp - 1 - after - 1), after + 1);
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s -e \"load '%s'; print (GPVAL_TERM_YMAX - GPVAL_TERM_YMIN) * "
+             "GPVAL_TERM_SCALE / GPVAL_TERM_VCHAR, GPVAL_TERM_XMAX - GPVAL_TERM_XMIN, GPVAL_TERM_XSIZE / "
+             "GPVAL_TERM_SCALE\" 2>&1 | tail -1", dir, v, gp);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    if (fscanf(p, "%lf %lf %lf", rows, width, canvas) != 3)
+        fail_msg("no measure of the plot from: %s", cmd);
+    pclose(p);
+}
+
+/* gnuplot gives each framed chart at least the rows its frame counts on,
+ * and the columns, in PNG and in SVG: the premise of the model. Every
+ * framed chart of the fixture; the time chart and the waterfall of each run
+ * under results/. */
+static void frames_fit(void **state)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1"))
+        skip();
+    char run[MAX_RUNS][600], out[1200], path[1300];
+    int drawn = 0, nr = runs(run, MAX_RUNS);
+    for (int k = 0; k < nr; k++) {
+        snprintf(path, sizeof path, "%s/render.sh", run_data(run[k], out, sizeof out));
+        char *sh = tk_slurp(path, NULL);
+        assert_non_null(sh);
+        for (char *s = sh; (s = strstr(s, "\ngnuplot -e \"fmt=")); s++) {
+            char line[4096];
+            double rows, width, canvas;
+            if (sscanf(s + 1, "%4095[^\n]", line) != 1 || !strstr(line, "frame_rows=") ||
+                (k && !strstr(line, " time.gp") && !strstr(line, " waterfall.gp")))
+                continue;
+            drawn_plot(out, line, &rows, &width, &canvas);
+            double want = strtod(strstr(line, "frame_rows=") + 11, NULL), l = strtod(strstr(line, "frame_l=") + 8, NULL);
+            double cols = (FSR_CANVAS_COLS - l - strtod(strstr(line, "frame_r=") + 8, NULL)) * canvas / FSR_CANVAS_COLS;
+            if (rows < want || width < cols * 0.995)
+                fail_msg("%s: gnuplot gives the plot %.1f rows and %.0f pixels, the frame counts on %.1f and %.0f: %s",
+                         out, rows, width, want, cols, line);
+            drawn++;
+        }
+        free(sh);
+    }
+    assert_true(drawn >= 10);
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-charts", tmp, sizeof tmp))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(hostile_names),
+        cmocka_unit_test(labels_clear),  cmocka_unit_test(checks_can_fail), cmocka_unit_test(hostile_names),
+        cmocka_unit_test(frames_fit),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -830,7 +830,7 @@ static void reference_charts(void **state)
     snprintf(path, sizeof path, "%s/waterfall.dat", dir);
     char *w = tk_slurp(path, NULL);
     assert_non_null(w);
-    assert_non_null(strstr(w, "\n20 \"final: 19 lean_issue\" 0 25.792 "));
+    assert_non_null(strstr(w, "\n20 \"final: 19\" 0 25.792 "));
     free(w);
     snprintf(path, sizeof path, "%s/render.sh", dir);
     char *sh = tk_slurp(path, NULL);
