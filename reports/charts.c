@@ -20,8 +20,8 @@
 #define MAX_CHART_VARIANTS 40
 /* Peers at one configuration, the run's or PyTorch's (reports/peers.csv). */
 #define MAX_PEERS 16
-/* The bars of a chart: its variants, the waterfall's last. */
-#define MAX_BARS (MAX_CHART_VARIANTS + 1)
+/* The bars of a chart: its variants, its peers, the waterfall's last. */
+#define MAX_BARS (MAX_CHART_VARIANTS + MAX_PEERS + 1)
 
 /* Control characters become spaces (a line break would start a row of a
  * .dat file or a command of render.sh), the characters in `bad` `with`. */
@@ -337,19 +337,24 @@ typedef struct {
     int roles[3], nroles;
     int digits;               /* the first role's value over each bar, with these decimals; -1: none */
     double half;              /* a bar's half width (x units), which value labels keep clear of */
+    int peers;                /* the run's peers after its steps */
     int key_rows;             /* the key's rows under the plot, at most */
     const double *rules;      /* heights of lines across the plot, which value labels keep clear of */
     int nrules;
 } bar_chart;
 
-/* Its .dat file: x, "NN slug", the roles' values, the value label's lines
- * ("text" y, twice); and its frame. Skipped when no variant has any of the
- * values. */
+/* Its .dat file: x, "NN slug", 1 for a peer, the roles' values, the value
+ * label's lines ("text" y, twice); and its frame. Skipped when no variant
+ * has any of the values. */
 static int bars(chart_ctx *c, const bar_chart *bc)
 {
     int rows[MAX_ROWS], n = ok_rows(c, rows, 0), any = 0;
     if (n < 0)
         return 0;
+    int peers[MAX_PEERS], np = bc->peers ? fsr_peer_rows(c->r, c->r->primary, peers, MAX_PEERS) : 0, steps = n;
+    for (int i = 0; i < np; i++)
+        if (fsr_ok(c->r, peers[i]))
+            rows[n++] = peers[i];
     for (int i = 0; i < n; i++)
         for (int k = 0; k < bc->nroles; k++)
             any |= !isnan(fsr_value(c->r, rows[i], bc->roles[k]));
@@ -376,7 +381,7 @@ static int bars(chart_ctx *c, const bar_chart *bc)
     bar_frame(c, &f, n, lab, half, bc->key_rows);
     if (bc->digits >= 0)
         place_labels(&f, b, n + bc->nrules);
-    char header[512] = "x label";
+    char header[512] = "x label peer";
     for (int k = 0; k < bc->nroles; k++)
         snprintf(header + strlen(header), sizeof header - strlen(header), " %s", fsr_roles[bc->roles[k]].key);
     snprintf(header + strlen(header), sizeof header - strlen(header), " value_label y line_2 y_2");
@@ -386,6 +391,7 @@ static int bars(chart_ctx *c, const bar_chart *bc)
     for (int i = 0; i < n; i++) {
         fprintf(fp, "%d", i);
         put_text(fp, lab[i]);
+        fprintf(fp, " %d", fsr_is_peer(c->r, rows[i]));
         for (int k = 0; k < bc->nroles; k++)
             put_num(fp, fsr_value(c->r, rows[i], bc->roles[k]));
         put_label(fp, &f, &b[i]);
@@ -394,6 +400,8 @@ static int bars(chart_ctx *c, const bar_chart *bc)
     fsr_chart_var(c, "data", "%s", bc->name);
     frame_vars(c, &f);
     num_var(c, "bar_width", 2 * bc->half);
+    if (bc->peers)
+        num_var(c, "peer_bars", n - steps);
     return dat_close(c, fp) ? -1 : 1;
 }
 
@@ -403,8 +411,8 @@ static int peer_timed(const fs_table *p, int i, const fsr_config *c)
     return fsr_peer_matches(p, i, c) && !isnan(fs_table_num(p, i, "time_s"));
 }
 
-/* The steps as bars; PyTorch's backends of reports/peers.csv, measured
- * apart, as lines. */
+/* The steps and the run's own peers as bars; PyTorch's backends of
+ * reports/peers.csv, measured apart, as lines. */
 static int chart_time(chart_ctx *c)
 {
     char names[512] = "", times[512] = "";
@@ -418,7 +426,7 @@ static int chart_time(chart_ctx *c)
             snprintf(times + strlen(times), sizeof times - strlen(times), "%s%.6g", *times ? " " : "", at[lines - 1]);
         }
     bar_chart bc = {.name = "time.dat", .what = "timed variant", .roles = {FSR_TIME}, .nroles = 1, .digits = 0,
-                    .half = 0.3, .key_rows = 1 + lines, .rules = at, .nrules = lines};
+                    .half = 0.3, .peers = 1, .key_rows = 2 + lines, .rules = at, .nrules = lines};
     int rc = bars(c, &bc);
     if (rc <= 0)
         return rc;

@@ -2,9 +2,10 @@
  * tests/fixtures/run and of runs made here to break them, read back from
  * the .dat files and render.sh: value labels clear of each other, of the
  * bars, of the lines across the plot and of its sides; x labels whole on the
- * canvas and apart; no text that breaks a .dat file or render.sh. Places
- * are checked by the model of reports/charts.h, and where gnuplot is here,
- * the model against the plot gnuplot draws. Run from the repository root. */
+ * canvas and apart; the run's own peers as bars; no text that breaks a .dat
+ * file or render.sh. Places are checked by the model of
+ * reports/charts.h, and where gnuplot is here, the model against the plot
+ * gnuplot draws. Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -355,7 +356,7 @@ static int check_run(const char *out, int *bad)
     static const struct {
         const char *dat;
         int lo, hi, lab;
-    } labelled[] = {{"waterfall.dat", 3, 4, 7}, {"time.dat", 0, 3, 4}, {"inst.dat", 0, 3, 4}, {"l2hit.dat", 0, 3, 4}};
+    } labelled[] = {{"waterfall.dat", 3, 4, 7}, {"time.dat", 0, 4, 5}, {"inst.dat", 0, 4, 5}, {"l2hit.dat", 0, 4, 5}};
     static const char *const barred[] = {"waterfall.dat", "time.dat", "inst.dat", "l2hit.dat",
                                          "bytes.dat",     "occupancy.dat", "seed.dat"};
     int read = 0;
@@ -405,6 +406,37 @@ static void checks_can_fail(void **state)
     tk_spit(path, text);
     assert_int_equal(label_problems(dir, "waterfall.dat", sh, 3, 4, 7), 2);
     assert_int_equal(xlabel_problems(dir, "waterfall.dat", sh), 1);
+}
+
+/* The peers a run measured at its primary configuration are bars of the
+ * time chart, after the steps, with their times; some run has peers. */
+static void own_peers_as_bars(void **state)
+{
+    char run[MAX_RUNS][600], out[1200], err[512];
+    int seen = 0, nr = runs(run, MAX_RUNS);
+    for (int k = 0; k < nr; k++) {
+        fsr_run r;
+        assert_int_equal(fsr_load(&r, run[k], err, sizeof err), 0);
+        int peers[16], np = fsr_peer_rows(&r, r.primary, peers, 16), n;
+        row *t = read_dat(run_data(run[k], out, sizeof out), "time.dat", &n);
+        for (int i = 0; t && i < np; i++) {
+            char lab[96];
+            int found = 0;
+            fsr_variant_label(&r, peers[i], lab, sizeof lab);
+            for (int j = 0; j < n; j++)
+                if (!strcmp(t[j].f[1], lab)) {
+                    found = 1;
+                    if (atoi(t[j].f[2]) != 1 || j < n - np || fabs(fnum(&t[j], 4) / fsr_value(&r, peers[i], FSR_TIME) - 1) > 1e-5)
+                        fail_msg("%s/time.dat row %d: %s not a peer's bar after the steps with its time", out, j + 1, lab);
+                }
+            if (!found && fsr_ok(&r, peers[i]))
+                fail_msg("%s/time.dat: no bar for %s", out, lab);
+            seen += found;
+        }
+        free(t);
+        fsr_free(&r);
+    }
+    assert_true(seen > 0);
 }
 
 /* A run folder whose name holds a line break, quotes and what a shell
@@ -503,8 +535,8 @@ int main(int argc, char **argv)
     if (tk_scratch(argv[0], "test-charts", tmp, sizeof tmp))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(labels_clear),  cmocka_unit_test(checks_can_fail), cmocka_unit_test(hostile_names),
-        cmocka_unit_test(frames_fit),
+        cmocka_unit_test(labels_clear),  cmocka_unit_test(checks_can_fail), cmocka_unit_test(own_peers_as_bars),
+        cmocka_unit_test(hostile_names), cmocka_unit_test(frames_fit),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
