@@ -549,6 +549,92 @@ static double intensity(const fsr_run *r, int row)
     return fs_table_num(&r->res, row, "flop_useful") / (fsr_value(r, row, FSR_DRAM) * 1e6);
 }
 
+/* y[0 .. n), ascending, moved at least h apart, each as little as it must
+ * (labels that meet sit as a block at the mean of their wishes), within
+ * lo .. hi where they fit. */
+static void spread(double *y, int n, double h, double lo, double hi)
+{
+    int start[MAX_BARS], nb = 0;
+    double base[MAX_BARS];
+    for (int i = 0; i < n; i++) {
+        start[nb] = i;
+        base[nb++] = y[i];
+        while (nb > 1 && base[nb - 2] + (start[nb - 1] - start[nb - 2]) * h > base[nb - 1]) {
+            int na = start[nb - 1] - start[nb - 2], nl = i + 1 - start[nb - 1];
+            base[nb - 2] = (na * base[nb - 2] + nl * (base[nb - 1] - na * h)) / (na + nl);
+            nb--;
+        }
+    }
+    for (int b = 0; b < nb; b++)
+        for (int i = start[b]; i < (b + 1 < nb ? start[b + 1] : n); i++)
+            y[i] = base[b] + (i - start[b]) * h;
+    /* Into the range: down from its top, then up from its bottom. */
+    for (int i = n - 1; i >= 0; i--)
+        y[i] = fmin(y[i], i + 1 < n ? y[i + 1] - h : hi);
+    for (int i = 0; i < n; i++)
+        y[i] = fmax(y[i], i ? y[i - 1] + h : lo);
+}
+
+#define ROOF_LEAD 2.5   /* cells from a marker's middle to its label */
+#define ROOF_KEY 42     /* cells of a key entry besides the slug ("NN : 511 FLOP/B, 108.0 TFLOP/s"), its sample, its space */
+
+/* A roofline point (log10 of its values), its label, and where that is put
+ * (log10): lx its left side, ly its middle, ex where the leader line from
+ * the marker ends, at the label's side that faces the marker. */
+typedef struct {
+    double x, y, lx, ly, ex;
+    char text[8];
+} roof_label;
+
+static int by_x(const void *a, const void *b)
+{
+    const roof_label *p = *(roof_label *const *)a, *q = *(roof_label *const *)b;
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+static int by_y(const void *a, const void *b)
+{
+    const roof_label *p = *(roof_label *const *)a, *q = *(roof_label *const *)b;
+    return (p->y > q->y) - (p->y < q->y);
+}
+
+/* Each point's number beside its marker, at its height. Points whose labels
+ * would meet (the fused variants share one intensity) form a group: they
+ * take turns right and left of the group's markers, in the order of their
+ * heights, and each side's labels are spread apart; the template joins
+ * each label to its marker. */
+static void place_roof_labels(const frame *f, roof_label *p, int n)
+{
+    roof_label *by[MAX_BARS];
+    double w = fsr_label_cells("00") * x_per_cell(f), reach = ROOF_LEAD * x_per_cell(f) + w;
+    double h = (1 + ROW_GAP) * y_per_row(f);
+    for (int i = 0; i < n; i++)
+        by[i] = &p[i];
+    qsort(by, n, sizeof *by, by_x);
+    for (int g = 0, e; g < n; g = e) {
+        /* A group: points whose label zones, reach either side, meet. */
+        for (e = g + 1; e < n && by[e]->x - by[e - 1]->x < 2 * reach;)
+            e++;
+        qsort(by + g, e - g, sizeof *by, by_y);
+        for (int side = 1; side >= -1; side -= 2) {
+            roof_label *m[MAX_BARS];
+            double y[MAX_BARS], edge = side > 0 ? by[e - 1]->x : by[g]->x;
+            int k = 0;
+            for (int i = g; i < e; i++)
+                if ((e - g == 1 || (i - g) % 2 == 0) == (side > 0)) {
+                    m[k] = by[i];
+                    y[k++] = by[i]->y;
+                }
+            spread(y, k, h, f->ylo + h / 2, f->yhi - h / 2);
+            for (int i = 0; i < k; i++) {
+                m[i]->ex = edge + side * ROOF_LEAD * x_per_cell(f);
+                m[i]->lx = side > 0 ? m[i]->ex : m[i]->ex - w;
+                m[i]->ly = y[i];
+            }
+        }
+    }
+}
+
 /* Useful FLOPs over measured DRAM bytes against TFLOP/s, under the ceilings
  * the run measured. */
 static int chart_roofline(chart_ctx *c)
@@ -558,31 +644,46 @@ static int chart_roofline(chart_ctx *c)
         snprintf(c->skip, sizeof c->skip, "device.csv has no measured ceilings (mma_flop_per_s, copy_bytes_per_s)");
         return 0;
     }
-    int rows[MAX_ROWS], n = ok_rows(c, rows, 1), k = 0;
+    int rows[MAX_ROWS], n = ok_rows(c, rows, 1), k = 0, slug = 0;
     if (n < 0)
         return 0;
-    double lo = peak / bw, hi = peak / bw;
+    double lo = peak / bw, hi = peak / bw, low = peak * 1e-12;
+    roof_label p[MAX_BARS];
     for (int i = 0; i < n; i++) {
-        double ai = intensity(c->r, rows[i]);
-        if (isnan(ai) || !(ai > 0) || isnan(fsr_value(c->r, rows[i], FSR_TFLOPS)))
+        double ai = intensity(c->r, rows[i]), tf = fsr_value(c->r, rows[i], FSR_TFLOPS);
+        if (isnan(ai) || !(ai > 0) || !(tf > 0))
             continue;
-        lo = ai < lo ? ai : lo;
-        hi = ai > hi ? ai : hi;
+        lo = fmin(lo, ai);
+        hi = fmax(hi, ai);
+        low = fmin(low, tf);
+        int cells = fsr_label_cells(fsr_cell(c->r, rows[i], "slug"));
+        slug = cells > slug ? cells : slug;
+        p[k] = (roof_label){.x = log10(ai), .y = log10(tf)};
+        snprintf(p[k].text, sizeof p[k].text, "%02d", fsr_number(c->r, rows[i]));
         rows[k++] = rows[i];
     }
     if (!k) {
         snprintf(c->skip, sizeof c->skip, "no variant has both DRAM byte counts and a time");
         return 0;
     }
-    FILE *f = dat_open(c, "roofline.dat", "variant label intensity_flop_per_byte tflop_per_s");
-    if (!f)
+    /* The key on the right; the heading (plots/roofline.gp: tmargin) over,
+     * the numbers and the axis's label under the plot. */
+    frame f = {.l = LMARGIN, .r = slug + ROOF_KEY, .logx = 1, .logy = 1, .has_y = 1,
+               .xlo = log10(lo / 4), .xhi = log10(hi * 4), .ylo = floor(log10(low)), .yhi = log10(peak * 1e-12 * 2)};
+    f.rows = FSR_CANVAS_ROWS - (heading_rows(c) + 2) - 4;
+    place_roof_labels(&f, p, k);
+    FILE *fp = dat_open(c, "roofline.dat", "variant label intensity_flop_per_byte tflop_per_s value_label "
+                        "label_x label_y leader_x");
+    if (!fp)
         return -1;
     for (int i = 0; i < k; i++) {
         char lab[96];
         fsr_variant_label(c->r, rows[i], lab, sizeof lab);
-        fprintf(f, "%d", fsr_number(c->r, rows[i]));
-        put_text(f, lab);
-        fprintf(f, " %.6g %.6g\n", intensity(c->r, rows[i]), fsr_value(c->r, rows[i], FSR_TFLOPS));
+        fprintf(fp, "%d", fsr_number(c->r, rows[i]));
+        put_text(fp, lab);
+        fprintf(fp, " %.6g %.6g", pow(10, p[i].x), pow(10, p[i].y));
+        put_text(fp, p[i].text);
+        fprintf(fp, " %.6g %.6g %.6g\n", pow(10, p[i].lx), pow(10, p[i].ly), pow(10, p[i].ex));
     }
     fsr_chart_var(c, "data", "roofline.dat");
     variant_vars(c, rows, k);
@@ -596,9 +697,8 @@ static int chart_roofline(chart_ctx *c)
     fsr_chart_var(c, "vtflops", "%s", tf);
     num_var(c, "peak_tflops", peak * 1e-12);
     num_var(c, "bw_tbps", bw * 1e-12);
-    num_var(c, "xmin", lo / 4);
-    num_var(c, "xmax", hi * 4);
-    return dat_close(c, f) ? -1 : 1;
+    frame_vars(c, &f);
+    return dat_close(c, fp) ? -1 : 1;
 }
 
 /* Our time change per step beside document 000's, computed from the times

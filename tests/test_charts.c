@@ -2,8 +2,8 @@
  * tests/fixtures/run and of runs made here to break them, read back from
  * the .dat files and render.sh: value labels clear of each other, of the
  * bars, of the lines across the plot and of its sides; x labels whole on the
- * canvas and apart; the run's own peers as bars; no text that breaks a .dat
- * file or render.sh. Places are checked by the model of
+ * canvas and apart; the roofline's labels one per variant and apart; the
+ * run's own peers as bars; no text that breaks a .dat file or render.sh. Places are checked by the model of
  * reports/charts.h, and where gnuplot is here, the model against the plot
  * gnuplot draws. Run from the repository root. */
 #include <setjmp.h>
@@ -240,6 +240,40 @@ static int xlabel_problems(const char *dir, const char *dat, const char *sh)
     return bad;
 }
 
+/* The roofline's labels (columns 5-8: "NN", left side, middle, leader's
+ * end; log axes): each its variant's number, its leader ending at one of
+ * its sides, apart from every other and inside the plot. */
+static int roofline_problems(const char *dir, const char *sh)
+{
+    frame f;
+    int n, bad = 0;
+    row *r = read_dat(dir, "roofline.dat", &n);
+    if (!r)
+        return 0;
+    if (!read_frame(sh, "roofline.gp", 1, 1, &f))
+        fail_msg("%s/roofline.gp: no frame in render.sh", dir);
+    box *b = calloc((size_t)n, sizeof *b);
+    for (int i = 0; i < n; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "%02d", atoi(r[i].f[0]));
+        if (strcmp(r[i].f[4], want))
+            bad++, printf("%s/roofline.dat row %d: label \"%s\" for variant %s\n", dir, i + 1, r[i].f[4], want);
+        double x = log10(fnum(&r[i], 6)), y = log10(fnum(&r[i], 7)), ex = log10(fnum(&r[i], 8));
+        b[i] = (box){x, x + fsr_label_cells(r[i].f[4]) * cell_x(&f), y - row_y(&f) / 2, y + row_y(&f) / 2};
+        if (fabs(ex - b[i].x0) > EPS * cell_x(&f) && fabs(ex - b[i].x1) > EPS * cell_x(&f))
+            bad++, printf("%s/roofline.dat row %d: the leader ends away from the label\n", dir, i + 1);
+        if (b[i].x0 < f.xlo || b[i].x1 > f.xhi || b[i].y0 < f.ylo - EPS * row_y(&f) ||
+            b[i].y1 > f.yhi + EPS * row_y(&f))
+            bad++, printf("%s/roofline.dat row %d: the label leaves the plot\n", dir, i + 1);
+        for (int j = 0; j < i; j++)
+            if (overlap(&f, b[i], b[j]))
+                bad++, printf("%s/roofline.dat: the labels of %s and %s overlap\n", dir, r[i].f[1], r[j].f[1]);
+    }
+    free(b);
+    free(r);
+    return bad;
+}
+
 /* Every line of every .dat file in dir a comment, blank, or fields whose
  * strings close on the line, as many as the file's other rows have; every
  * line of render.sh a comment or one of its four commands, with nothing
@@ -369,6 +403,7 @@ static int check_run(const char *out, int *bad)
         free(r);
         *bad += xlabel_problems(out, barred[i], sh);
     }
+    *bad += roofline_problems(out, sh);
     free(sh);
     return read;
 }
@@ -388,14 +423,17 @@ static void labels_clear(void **state)
 
 /* The checks find what they look for: in a frame 6 x units over 20
  * cells, labels at one height over bars 1 apart, a second line on its own
- * bar, a last x label nearly as long as the canvas. */
+ * bar, a last x label nearly as long as the canvas; the roofline's labels
+ * stacked on one place. */
 static void checks_can_fail(void **state)
 {
     char dir[700], path[800], text[600], lab[121];
     snprintf(dir, sizeof dir, "%s/broken", tmp);
     assert_int_equal(mkdir(dir, 0777), 0);
     const char *sh = "gnuplot -e \"fmt='png'; out='a'; frame_l=12; frame_r=90; frame_rows=20; xtic_angle=35; "
-                     "frame_xlo=-2; frame_xhi=4; frame_ylo=0; frame_yhi=200; bar_width=0.7\" waterfall.gp\n";
+                     "frame_xlo=-2; frame_xhi=4; frame_ylo=0; frame_yhi=200; bar_width=0.7\" waterfall.gp\n"
+                     "gnuplot -e \"fmt='png'; out='a'; frame_l=12; frame_r=40; frame_rows=20; xtic_angle=35; "
+                     "frame_xlo=10; frame_xhi=1000; frame_ylo=10; frame_yhi=1000\" roofline.gp\n";
     memset(lab, 'x', sizeof lab - 1);
     lab[sizeof lab - 1] = '\0';
     snprintf(path, sizeof path, "%s/waterfall.dat", dir);
@@ -404,8 +442,11 @@ static void checks_can_fail(void **state)
              "1 \"01 base\" 90 100 -10 1 \"-10.0%%\" 105 \"\" NaN\n"
              "2 \"%s\" 0 90 -10 0 \"90 µs\" 125 \"-10%%\" 85\n", lab);
     tk_spit(path, text);
+    snprintf(path, sizeof path, "%s/roofline.dat", dir);
+    tk_spit(path, "# header\n1 \"01 a\" 500 100 \"01\" 600 100 600\n2 \"02 b\" 500 101 \"02\" 600 101 600\n");
     assert_int_equal(label_problems(dir, "waterfall.dat", sh, 3, 4, 7), 2);
     assert_int_equal(xlabel_problems(dir, "waterfall.dat", sh), 1);
+    assert_int_equal(roofline_problems(dir, sh), 1);
 }
 
 /* The peers a run measured at its primary configuration are bars of the
@@ -499,8 +540,8 @@ static void drawn_plot(const char *dir, const char *line, double *rows, double *
 
 /* gnuplot gives each framed chart at least the rows its frame counts on,
  * and the columns, in PNG and in SVG: the premise of the model. Every
- * framed chart of the fixture; the time chart and the waterfall of each run
- * under results/. */
+ * framed chart of the fixture; the time chart, the waterfall and the
+ * roofline of each run under results/. */
 static void frames_fit(void **state)
 {
     if (system("command -v gnuplot >/dev/null 2>&1"))
@@ -515,7 +556,7 @@ static void frames_fit(void **state)
             char line[4096];
             double rows, width, canvas;
             if (sscanf(s + 1, "%4095[^\n]", line) != 1 || !strstr(line, "frame_rows=") ||
-                (k && !strstr(line, " time.gp") && !strstr(line, " waterfall.gp")))
+                (k && !strstr(line, " time.gp") && !strstr(line, " waterfall.gp") && !strstr(line, " roofline.gp")))
                 continue;
             drawn_plot(out, line, &rows, &width, &canvas);
             double want = strtod(strstr(line, "frame_rows=") + 11, NULL), l = strtod(strstr(line, "frame_l=") + 8, NULL);
