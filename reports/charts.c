@@ -339,6 +339,7 @@ typedef struct {
     double half;              /* a bar's half width (x units), which value labels keep clear of */
     int peers;                /* the run's peers after its steps */
     int key_rows;             /* the key's rows under the plot, at most */
+    double floor;             /* a log axis: no bar under it, the axis from a decade under the lowest bar */
     const double *rules;      /* heights of lines across the plot, which value labels keep clear of */
     int nrules;
 } bar_chart;
@@ -355,9 +356,16 @@ static int bars(chart_ctx *c, const bar_chart *bc)
     for (int i = 0; i < np; i++)
         if (fsr_ok(c->r, peers[i]))
             rows[n++] = peers[i];
+    double lo = INFINITY, hi = 0;
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < bc->nroles; k++)
-            any |= !isnan(fsr_value(c->r, rows[i], bc->roles[k]));
+        for (int k = 0; k < bc->nroles; k++) {
+            double v = fsr_value(c->r, rows[i], bc->roles[k]);
+            any |= !isnan(v);
+            if (bc->floor > 0 && v >= bc->floor) {
+                lo = fmin(lo, v);
+                hi = fmax(hi, v);
+            }
+        }
     if (!any) {
         const char *note = n ? fsr_cell(c->r, rows[0], "metrics_note") : "";
         snprintf(c->skip, sizeof c->skip, "no %s in this run%s%s", bc->what, *note ? ": " : "", note);
@@ -381,6 +389,13 @@ static int bars(chart_ctx *c, const bar_chart *bc)
     bar_frame(c, &f, n, lab, half, bc->key_rows);
     if (bc->digits >= 0)
         place_labels(&f, b, n + bc->nrules);
+    if (bc->floor > 0 && hi > 0) {
+        /* From a decade under the lowest bar to the next decade over the
+         * highest, with the top 1.5 rows clear for a note. */
+        f.has_y = f.logy = 1;
+        f.ylo = floor(log10(lo)) - 1;
+        f.yhi = fmax(ceil(log10(hi) + 0.1), (log10(hi) - 1.5 * f.ylo / f.rows) / (1 - 1.5 / f.rows));
+    }
     char header[512] = "x label peer";
     for (int k = 0; k < bc->nroles; k++)
         snprintf(header + strlen(header), sizeof header - strlen(header), " %s", fsr_roles[bc->roles[k]].key);
@@ -392,8 +407,10 @@ static int bars(chart_ctx *c, const bar_chart *bc)
         fprintf(fp, "%d", i);
         put_text(fp, lab[i]);
         fprintf(fp, " %d", fsr_is_peer(c->r, rows[i]));
-        for (int k = 0; k < bc->nroles; k++)
-            put_num(fp, fsr_value(c->r, rows[i], bc->roles[k]));
+        for (int k = 0; k < bc->nroles; k++) {
+            double v = fsr_value(c->r, rows[i], bc->roles[k]);
+            put_num(fp, bc->floor > 0 && v < bc->floor ? NAN : v);
+        }
         put_label(fp, &f, &b[i]);
         fputc('\n', fp);
     }
@@ -496,31 +513,58 @@ static int chart_waterfall(chart_ctx *c)
     return dat_close(c, fp) ? -1 : 1;
 }
 
+/* " 01-05 07": variant numbers, runs of three or more shortened. */
+static void number_list(const int *num, int n, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0, j; i < n && k < len; i = j + 1) {
+        for (j = i; j + 1 < n && num[j + 1] == num[j] + 1;)
+            j++;
+        if (j < i + 2)
+            j = i;
+        k += j > i ? snprintf(buf + k, len - k, " %02d-%02d", num[i], num[j]) : snprintf(buf + k, len - k, " %02d", num[i]);
+    }
+}
+
+/* On a log axis, a count a thousandth of the least DRAM traffic the problem
+ * needs is noise (a few sectors written back), not a measure of the kernel:
+ * its bar would reach as far down as the axis went. Such values, and zeros,
+ * which a log axis cannot show, get no bar, and `absent` names them. */
 static int chart_bytes(chart_ctx *c)
 {
+    fs_problem p = fsr_problem(&c->r->cfgs[c->r->primary]);
+    fs_model m;
+    fs_model_eval(&p, NULL, 0, 0, &m);
+    const double negligible = m.dram_bytes_min * 1e-6 * 1e-3;
     bar_chart bc = {.name = "bytes.dat", .what = "DRAM or L2 byte counts", .roles = {FSR_DRAM_READ, FSR_DRAM_WRITE, FSR_L2},
-                    .nroles = 3, .digits = -1, .key_rows = 4};
+                    .nroles = 3, .digits = -1, .key_rows = 4, .floor = negligible};
     int rc = bars(c, &bc);
-    if (rc > 0) {
-        fs_problem p = fsr_problem(&c->r->cfgs[c->r->primary]);
-        fs_model m;
-        fs_model_eval(&p, NULL, 0, 0, &m);
-        num_var(c, "dram_min", m.dram_bytes_min * 1e-6);
-        /* A log axis draws no bar for 0: the chart says which are missing. */
-        int rows[MAX_ROWS], n = ok_rows(c, rows, 0);
-        char zeros[1024] = "";
-        for (int k = 0; k < 3; k++) {
-            char list[512] = "";
-            for (int i = 0; i < n; i++)
-                if (fsr_value(c->r, rows[i], bc.roles[k]) == 0)
-                    snprintf(list + strlen(list), sizeof list - strlen(list), " %02d", fsr_number(c->r, rows[i]));
-            if (*list)
-                snprintf(zeros + strlen(zeros), sizeof zeros - strlen(zeros), "%s%s of%s", *zeros ? "; " : "",
-                         fsr_roles[bc.roles[k]].label, list);
+    if (rc <= 0)
+        return rc;
+    num_var(c, "dram_min", m.dram_bytes_min * 1e-6);
+    int rows[MAX_ROWS], n = ok_rows(c, rows, 0);
+    char absent[1024] = "", drawn[32] = "";
+    for (int k = 0; k < bc.nroles; k++) {
+        int num[MAX_CHART_VARIANTS], nn = 0, shown = 0;
+        for (int i = 0; i < n; i++) {
+            double v = fsr_value(c->r, rows[i], bc.roles[k]);
+            if (v < negligible)
+                num[nn++] = fsr_number(c->r, rows[i]);
+            shown |= v >= negligible;
         }
-        fsr_chart_var(c, "zeros", "%s", zeros);
+        char list[512];
+        number_list(num, nn, list, sizeof list);
+        if (nn)
+            snprintf(absent + strlen(absent), sizeof absent - strlen(absent), "%s%s of%s", *absent ? "; " : "",
+                     fsr_roles[bc.roles[k]].label, list);
+        if (shown)
+            snprintf(drawn + strlen(drawn), sizeof drawn - strlen(drawn), "%s%d", *drawn ? " " : "", 4 + k);
     }
-    return rc;
+    fsr_chart_var(c, "absent", "%s", absent);
+    fsr_chart_var(c, "drawn_cols", "%s", drawn);
+    num_var(c, "negligible", negligible);
+    return 1;
 }
 
 static int chart_l2hit(chart_ctx *c)

@@ -3,7 +3,8 @@
  * the .dat files and render.sh: value labels clear of each other, of the
  * bars, of the lines across the plot and of its sides; x labels whole on the
  * canvas and apart; the roofline's labels one per variant and apart; the
- * run's own peers as bars; no text that breaks a .dat file or render.sh. Places are checked by the model of
+ * run's own peers as bars; a byte axis that starts near the data; no text
+ * that breaks a .dat file or render.sh. Places are checked by the model of
  * reports/charts.h, and where gnuplot is here, the model against the plot
  * gnuplot draws. Run from the repository root. */
 #include <setjmp.h>
@@ -480,6 +481,40 @@ static void own_peers_as_bars(void **state)
     assert_true(seen > 0);
 }
 
+/* The byte chart draws no count under a thousandth of the problem's least
+ * DRAM traffic (dram_min, the model's), nor under `negligible`, names what
+ * it leaves out, and starts its axis a decade under its lowest bar: not at
+ * 1e-4 MB for 256 bytes written back. */
+static void bytes_floor(void **state)
+{
+    char run[MAX_RUNS][600], out[1200], path[1300], absent[512];
+    int charts = 0, noted = 0, nr = runs(run, MAX_RUNS);
+    for (int k = 0; k < nr; k++) {
+        int n;
+        row *r = read_dat(run_data(run[k], out, sizeof out), "bytes.dat", &n);
+        if (!r)
+            continue;
+        snprintf(path, sizeof path, "%s/render.sh", out);
+        char *sh = tk_slurp(path, NULL);
+        double floor_at = num(sh, "bytes.gp", "frame_ylo"), low = INFINITY;
+        double least = fmax(num(sh, "bytes.gp", "negligible"), num(sh, "bytes.gp", "dram_min") * 1e-3);
+        for (int i = 0; i < n; i++)
+            for (int c = 4; c <= 6; c++) {
+                double v = fnum(&r[i], c);
+                if (v < least)
+                    fail_msg("%s/bytes.dat row %d: %g MB drawn, under %g", out, i + 1, v, least);
+                low = fmin(low, isnan(v) ? INFINITY : v);
+            }
+        if (!(floor_at <= low && floor_at > low / 100))
+            fail_msg("%s/bytes.gp: the axis starts at %g, its lowest bar is %g", out, floor_at, low);
+        noted += var(sh, "bytes.gp", "absent", absent, sizeof absent) && *absent;
+        charts++;
+        free(r);
+        free(sh);
+    }
+    assert_true(charts > 0 && noted > 0);
+}
+
 /* A run folder whose name holds a line break, quotes and what a shell
  * expands, and a slug with a quote and a line break: every .dat file and
  * render.sh stay well-formed, and gnuplot draws the charts. */
@@ -577,7 +612,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(labels_clear),  cmocka_unit_test(checks_can_fail), cmocka_unit_test(own_peers_as_bars),
-        cmocka_unit_test(hostile_names), cmocka_unit_test(frames_fit),
+        cmocka_unit_test(bytes_floor),   cmocka_unit_test(hostile_names),   cmocka_unit_test(frames_fit),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
