@@ -1,9 +1,9 @@
-# Warp instructions executed per variant (profiled pass).
+# Warp instructions executed per variant (profiled pass), each bar's value
+# over it where reports/charts.c placed it (columns 5, 6).
 load 'common.gp'
 set title sprintf("Instructions executed per variant\n%s", subtitle)
 set ylabel 'warp instructions (millions)'
-set yrange [0:*]
-set boxwidth 0.6
+set boxwidth bar_width
 set key off
-plot data using 1:3:xtic(2) with boxes lc rgb '#aa3377', \
-     data using 1:3:(sprintf('%.1f', $3)) with labels offset 0,0.8
+plot data using 1:4:xtic(2) with boxes lc rgb '#aa3377', \
+     data using 1:6:5 with labels

@@ -14,8 +14,10 @@ set xzeroaxis lt -1
 # centres of a two-bar cluster with gap 1 are one third of a unit apart.
 max(a, b, c) = a > b ? (a > c ? a : c) : (b > c ? b : c)
 min(a, b, c) = a < b ? (a < c ? a : c) : (b < c ? b : c)
-stats data using 3:4 nooutput
-pad = 0.02 * (max(STATS_max_x, STATS_max_y, 0) - min(STATS_min_x, STATS_min_y, 0))
+# stats keeps the points in the x range (the frame's): x is the row.
+stats data using 0:3 nooutput name 'OURS'
+stats data using 0:4 nooutput name 'DOC'
+pad = 0.02 * (max(OURS_max_y, DOC_max_y, 0) - min(OURS_min_y, DOC_min_y, 0))
 end(y) = y + (y < 0 ? -pad : pad)
 # A label on the other side is empty rather than undefined, so that a run
 # whose steps all go one way draws no series without points (a warning).

@@ -2,7 +2,7 @@
 # 2..nvar+1; vnums: their variant numbers), log-log.
 load 'common.gp'
 set label 1 heading('Peak device memory against sequence length') at screen 0.5, screen 0.975 center
-set tmargin 5
+set tmargin heading_rows + 2
 set xlabel 'sequence length N (log scale)'
 set ylabel 'peak memory (MB, log scale)'
 set logscale xy

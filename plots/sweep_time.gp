@@ -2,7 +2,7 @@
 # numbers) and the PyTorch peers (columns nvar+2..ncols, external), log-log.
 load 'common.gp'
 set label 1 heading('Kernel time against sequence length') at screen 0.5, screen 0.975 center
-set tmargin 5
+set tmargin heading_rows + 2
 set xlabel 'sequence length N (log scale)'
 set ylabel 'time (µs, log scale)'
 set logscale xy

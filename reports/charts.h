@@ -30,6 +30,26 @@ typedef struct {
 /* A gnuplot variable name='value' for the chart's template (quotes and
  * control characters in the value become spaces). */
 void fsr_chart_var(chart_ctx *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The variables of the chart's heading: subtitle ("device, configuration",
+ * broken into subtitle_2, subtitle_3, ... where it is too long for one
+ * line) and run_id. */
+void fsr_chart_heading(chart_ctx *c);
+
+/* Where the charts' text goes is computed here, not left to gnuplot, so
+ * that labels neither overlap nor run off the canvas. The unit is a
+ * character cell of the canvas of plots/common.gp (1100 x 650 pixels):
+ * pngcairo's Sans 11 has cells of 9 x 17 pixels, the SVG's Sans 12 of
+ * 8.4 x 18, and the model takes the smaller canvas each way. A label's box
+ * is a cell for each of its characters and one more, wider than the text
+ * in either terminal ("+29.3%": 56 pixels of 63, "19 lean_issue": 98 of
+ * 126). The frame of a chart (its margins, ranges, x labels' angle) goes to
+ * its template as the variables frame_l, frame_r (cells), frame_rows (the
+ * plot's height in rows, at least), frame_xlo, frame_xhi, frame_ylo,
+ * frame_yhi and xtic_angle. */
+#define FSR_CANVAS_COLS 122.0
+#define FSR_CANVAS_ROWS 36.0
+/* A label's width in cells: its characters (UTF-8) and one. */
+int fsr_label_cells(const char *text);
 
 typedef struct {
     const char *name;      /* plots/<name>.gp; output <name>.png, <name>.svg */

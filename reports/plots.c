@@ -104,8 +104,7 @@ static int draw(chart_ctx *c, int i, FILE *sh, drawn_chart **list, int *n, int *
     if (!*copied && copy_template(gp, c->dir, c->err, c->errlen))
         return -1;
     *copied = 1;
-    fsr_chart_var(c, "subtitle", "%s, %s", *fsr_dev(c->r, "name") ? fsr_dev(c->r, "name") : "GPU", c->config);
-    fsr_chart_var(c, "run_id", "%s", c->r->id);
+    fsr_chart_heading(c);
     for (int k = 0; k < 2; k++) {
         const char *fmt = k ? "svg" : "png";
         fprintf(sh, "gnuplot -e \"fmt='%s'; out='%s.%s.tmp'%s\" %s\nmv %s.%s.tmp %s.%s\n", fmt, c->name, fmt, c->vars,

@@ -842,7 +842,8 @@ static void plots_unshowable(void **state)
 }
 
 /* The reference run's waterfall ends on the final time, and its byte chart
- * says which bars a log axis cannot show. */
+ * says which bars it leaves out: the zeros and the few sectors written back
+ * that a log axis would show as data. */
 static void reference_charts(void **state)
 {
     const char *run = REFERENCE_RUN;
@@ -852,11 +853,11 @@ static void reference_charts(void **state)
     snprintf(path, sizeof path, "%s/waterfall.dat", dir);
     char *w = tk_slurp(path, NULL);
     assert_non_null(w);
-    assert_non_null(strstr(w, "\n20 \"final: 19 lean_issue\" 0 25.792 "));
+    assert_non_null(strstr(w, "\n20 \"final: 19\" 0 25.792 "));
     free(w);
     snprintf(path, sizeof path, "%s/render.sh", dir);
     char *sh = tk_slurp(path, NULL);
-    assert_non_null(strstr(sh, "zeros='DRAM writes (MB) of 02 03 04 05 07 09 10 12 15 16 17 18'"));
+    assert_non_null(strstr(sh, "absent='DRAM writes (MB) of 01-19'"));
     free(sh);
 }
 
