@@ -28,7 +28,8 @@
 # install` rebuild nothing.
 # Variables: ARCHS="80 86 89 90" or ARCHS=all (machine code for those compute
 # capabilities), CODE=compute (PTX alone), NVCC, CC, RUN_ARGS (options for
-# `flashstudy run`), RUN (the run of report, plots, readme), PREFIX, V=1
+# `flashstudy run`), RUN (the run of report, plots, readme), FA3_DIR (a
+# flash-attention checkout: builds the fa3 peer from it), PREFIX, V=1
 # (show the commands and every kernel's registers, shared memory and spills;
 # they are also in build/**/*.o.ptxas).
 
@@ -98,6 +99,27 @@ HOST_CU := $(wildcard harness/*.cu)
 # CUDA objects first: the long nvcc jobs start at once and gcc's fill in.
 LIB_OBJ := $(patsubst %.cu,$(BUILD)/%.o,$(HOST_CU) $(VARIANT_SRC)) \
            $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(HOST_C)))
+# FlashAttention-3, the fa3 peer, when FA3_DIR names a flash-attention
+# checkout (its hopper/ and csrc/cutlass/): the instantiation files of its
+# plain forward pass, fp16 and bf16 at D = 64 and 128, whichever it has,
+# compiled with the flags of its hopper/setup.py for that pass (-lineinfo
+# added, for hot lines). Without FA3_DIR the fa3 row is skipped with what
+# to do (variants/peer_fa3.c).
+FA3_DIR ?=
+ifneq ($(FA3_DIR),)
+FA3_PAIRS := $(strip $(foreach t,fp16 bf16,$(foreach d,64 128,$(if $(wildcard $(FA3_DIR)/hopper/instantiations/flash_fwd_hdim$(d)_$(t)_sm90.cu),$(d)_$(t)))))
+$(if $(FA3_PAIRS),,$(error FA3_DIR: $(FA3_DIR) is no flash-attention checkout: it has no hopper/instantiations/flash_fwd_hdim{64,128}_{fp16,bf16}_sm90.cu))
+$(if $(wildcard $(FA3_DIR)/csrc/cutlass/include/cute),,$(error FA3_DIR: $(FA3_DIR) has no csrc/cutlass/include/cute: check out its cutlass submodule))
+FA3_SOURCE := $(abspath $(FA3_DIR))$(shell git -C '$(FA3_DIR)' rev-parse --short HEAD 2>/dev/null | sed 's/^/ at /')
+FA3_FLAGS := -gencode=arch=compute_90a,code=sm_90a -std=c++17 -O3 --expt-relaxed-constexpr --expt-extended-lambda \
+             --use_fast_math -lineinfo -DCUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED -DCUTLASS_ENABLE_GDC_FOR_SM90 \
+             -DCUTLASS_DEBUG_TRACE_LEVEL=0 -DNDEBUG -D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ \
+             -D__CUDA_NO_BFLOAT16_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__ \
+             $(addprefix -DFLASHATTENTION_DISABLE_,BACKWARD SPLIT PAGEDKV APPENDKV LOCAL SOFTCAP PACKGQA FP8 VARLEN \
+                                                  HDIM96 HDIM192 HDIM256 SM8x HDIMDIFF64 HDIMDIFF192) \
+             -I$(FA3_DIR)/hopper -I$(FA3_DIR)/csrc/cutlass/include $(patsubst %,-I%,$(wildcard $(CUDA_HOME)/include/cccl))
+LIB_OBJ += $(FA3_PAIRS:%=$(BUILD)/fa3/flash_fwd_hdim%_sm90.o) $(BUILD)/variants/fa3/forward.o
+endif
 # One dump per variant object, made with it: a run copies what it needs from
 # these instead of running cuobjdump over the whole binary (about 10 s).
 CUOBJDUMP := $(shell command -v cuobjdump 2>/dev/null)
@@ -123,8 +145,8 @@ $(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVT
 $(info flashstudy: building for $(if $(GPU_ARCH),the GPU here$(comma) sm_$(GPU_ARCH),no GPU here): $(if $(filter sm,$(CODE)),machine code sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))) and ,)PTX compute_$(NEWEST) (sm_90a steps: $(if $(findstring sm_90a,$(GENCODE_90A)),sm_90a and ,)compute_90a))
 endif
 
-$(FS): $(LIB_OBJ) $(BUILD)/cli/main.o
-	$(call quiet,LD,$@)$(CC) -o $@ $^ $(LDLIBS)
+$(FS): $(LIB_OBJ) $(BUILD)/cli/main.o $(BUILD)/fa3_dir
+	$(call quiet,LD,$@)$(CC) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -157,18 +179,33 @@ ifeq ($(V),1)
 	@awk -f scripts/ptxas_summary.awk $@.ptxas | c++filt -p | sed 's|^|$<: |'
 endif
 
+ifneq ($(FA3_DIR),)
+$(BUILD)/fa3/%.o: $(FA3_DIR)/hopper/instantiations/%.cu
+	@mkdir -p $(dir $@)
+	$(call quiet,NVCC,$<)$(NVCC) $(FA3_FLAGS) -c $< -o $@ 2> $@.log || { cat $@.log; exit 1; }
+$(BUILD)/variants/fa3/forward.o: variants/fa3/forward.cu
+	@mkdir -p $(dir $@)
+	$(call quiet,NVCC,$<)$(NVCC) $(FA3_FLAGS) $(floor) -MMD -MP -DFS_FA3_SOURCE='"$(FA3_SOURCE)"' \
+	    $(foreach p,$(FA3_PAIRS),-DFS_FA3_HDIM$(subst fp16,FP16,$(subst bf16,BF16,$(p)))=1) -c $< -o $@
+endif
+# Which FlashAttention-3 the executable links, rewritten only when FA3_DIR
+# changes, so that building with it or without relinks.
+$(BUILD)/fa3_dir: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(FA3_DIR)' ] || echo '$(FA3_DIR)' > $@
+
 $(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
 	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@
 
 # The host tests share tests/testkit.c (files, scratch folders, chart data),
 # compiled once and kept (not an intermediate file make would delete).
 .SECONDARY: $(BUILD)/tests/testkit.o
-$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testkit.o $(LIB_OBJ)
+$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testkit.o $(LIB_OBJ) $(BUILD)/fa3_dir
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS) -lcmocka
 
 # GPU tests print their own closing line and need no cmocka on the GPU machine.
-$(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ)
+$(BUILD)/tests/gpu_%: tests/gpu_%.c $(LIB_OBJ) $(BUILD)/fa3_dir
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 

@@ -6,7 +6,7 @@
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu faults run inside-16k wall trace sass-cost tiles sweep hopper
 #          hopper-d64 mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
-#          crosscheck
+#          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -18,6 +18,9 @@
 # PyTorch (PyTorch's own backends; ncu's counters of its FlashAttention-2
 # kernel, beside the mma-sync sweep's of 09 and 10; our cuDNN row on the
 # cuDNN PyTorch carries). REPEATS: runs of `repeat` (default 4).
+# FA3_DIR (a flash-attention checkout, e.g. a copy of the FlashAttention-3
+# tree with its bench/) builds the fa3 peer into every step; fa3-bench runs
+# that tree's own benchmark in the same call, to compare the fa3 row with.
 # Each step has a time limit and the next step runs whatever the last did.
 set -u
 out=${1:?usage: gpu_session.sh OUT [STEP...]}; shift
@@ -34,8 +37,8 @@ gpu=${gpu:-gpu}
 # The block-shape sweep: the steps whose plan reads BM x BN, from the
 # binary's registry (00 and the peers ignore the block shape).
 tiled() { "$fs" list --ids | grep -E '^[0-9]+_' | grep -v '^00_' | paste -sd, ; }
-# The steps beyond the log (09 on) and the cuDNN peer, from the registry.
-hopper() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ '$1 + 0 >= 8'; echo cudnn; } | paste -sd, ; }
+# The steps beyond the log (09 on) and the Hopper peers, from the registry.
+hopper() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ '$1 + 0 >= 8'; echo cudnn; echo fa3; } | paste -sd, ; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
@@ -116,6 +119,7 @@ for s in $steps; do
     # (03-05), the log's last step, the chain's last and the cuDNN peer.
     crosscheck) step crosscheck 300 env VARIANTS="03,04,05,08,$(last_steps 1),cudnn" \
                     bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$stamp-ncu-crosscheck.md" ;;
+    fa3-bench)  step fa3-bench 300 env OUT="$out/logs/fa3" bash "${FA3_DIR:?fa3-bench needs FA3_DIR}/bench/build_and_run.sh" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac
 done
