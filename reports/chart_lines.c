@@ -99,6 +99,16 @@ int fsr_chart_roofline(chart_ctx *c)
     return fsr_dat_close(c, fp) ? -1 : 1;
 }
 
+/* The subtitle's configuration of a sweep over N: every N is on the chart,
+ * so it names the values swept instead of one. */
+static void sweep_config(chart_ctx *c)
+{
+    char l[160], v[512];
+    fsr_config_label_except(&c->r->cfgs[c->r->primary], 1 << FSR_F_SEQ, l, sizeof l);
+    fsr_swept_values(c->r, 1 << FSR_F_SEQ, v, sizeof v);
+    snprintf(c->config, sizeof c->config, "%s, swept: %s", l, v);
+}
+
 /* One line per variant over the configurations that differ only in N; the
  * peers' times follow as further columns for the time chart. */
 static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
@@ -129,11 +139,7 @@ static int sweep(chart_ctx *c, const char *name, int role, int with_peers)
                  n, FSR_MAX_CHART_VARIANTS);
         return 0;
     }
-    /* Every N of the sweep is on the chart: the subtitle names none. */
-    char l[160], v[512];
-    fsr_config_label_except(&r->cfgs[r->primary], 1 << FSR_F_SEQ, l, sizeof l);
-    fsr_swept_values(r, 1 << FSR_F_SEQ, v, sizeof v);
-    snprintf(c->config, sizeof c->config, "%s, swept: %s", l, v);
+    sweep_config(c);
     /* Peer backends with a time at one of these N at least. */
     const fs_table *p = c->peers;
     int backends[64], nb = 0;
@@ -199,10 +205,8 @@ int fsr_chart_sweep_peers(chart_ctx *c)
         snprintf(c->skip, sizeof c->skip, nc < 2 ? "not a sweep over N (one sequence length)" : "no peer in the run");
         return 0;
     }
-    char l[160], v[512], id[256];
-    fsr_config_label_except(&r->cfgs[r->primary], 1 << FSR_F_SEQ, l, sizeof l);
-    fsr_swept_values(r, 1 << FSR_F_SEQ, v, sizeof v);
-    snprintf(c->config, sizeof c->config, "%s, swept: %s", l, v);
+    char id[256];
+    sweep_config(c);
     FILE *f = fsr_dat_open(c, "sweep_peers.dat", "time (µs) of the fastest step and of each peer");
     if (!f)
         return -1;
