@@ -1,6 +1,7 @@
 /* The charts of a run, for plots.c to render: each chart's writer derives
  * a .dat file from the run and hands back the gnuplot variables of its
- * template (plots/<name>.gp). Internal to reports/. */
+ * template (plots/<name>.gp). The table of charts is charts.c's, the
+ * heading and the labels' model chart_layout.c's. Internal to reports/. */
 #ifndef FS_CHARTS_H
 #define FS_CHARTS_H
 
@@ -27,9 +28,6 @@ typedef struct {
     size_t errlen;
 } chart_ctx;
 
-/* A gnuplot variable name='value' for the chart's template (quotes and
- * control characters in the value become spaces). */
-void fsr_chart_var(chart_ctx *c, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The variables of the chart's heading: subtitle ("device, configuration",
  * broken into subtitle_2, subtitle_3, ... where it is too long for one
  * line) and run_id. */

@@ -1,4 +1,4 @@
-/* The charts' data (reports/charts.c) of every run under results/, of
+/* The charts' data (reports/chart_*.c) of every run under results/, of
  * tests/fixtures/run and of runs made here to break them, read back from
  * the .dat files and render.sh: value labels clear of each other, of the
  * bars, of the lines across the plot and of its sides; x labels whole on the
