@@ -36,7 +36,7 @@ set offsets graph 0.02, graph 0.02, graph 0.08, 0
 set style fill solid 0.85 border -1
 set lmargin 12
 set datafile missing 'NaN'
-# The frame reports/charts.c computed, where it placed the chart's labels:
+# The frame reports/chart_layout.c computed, where it placed the chart's labels:
 # margins in character cells, the axes' ranges (offsets apply to autoscaled
 # ranges only), the x labels' angle.
 if (!exists("xtic_angle")) xtic_angle = 35

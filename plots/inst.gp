@@ -1,5 +1,5 @@
 # Warp instructions executed per variant (profiled pass), each bar's value
-# over it where reports/charts.c placed it (columns 5, 6).
+# over it where reports/chart_layout.c placed it (columns 5, 6).
 load 'common.gp'
 set title sprintf("Instructions executed per variant\n%s", subtitle)
 set ylabel 'warp instructions (millions)'

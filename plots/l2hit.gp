@@ -1,5 +1,5 @@
 # L2 sector hit rate per variant, each bar's value over it where
-# reports/charts.c placed it (columns 5, 6). Values above 100% happen for
+# reports/chart_layout.c placed it (columns 5, 6). Values above 100% happen for
 # tiny kernels (replay passes disagree) and are shown as measured.
 load 'common.gp'
 set title sprintf("L2 hit rate per variant\n%s", subtitle)

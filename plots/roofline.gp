@@ -4,7 +4,7 @@
 # per variant (vnums, vslugs) named in the key with its values (vai,
 # vtflops): variants at nearly the same point stay apart there. Points shrink
 # from the first variant to the last, so that coinciding ones show as rings.
-# Each carries its number (column 5) where reports/charts.c placed it
+# Each carries its number (column 5) where reports/chart_layout.c placed it
 # (columns 6, 7: its left side and middle), clear of every other, and a
 # leader line joins the marker to the label's near side (column 8).
 load 'common.gp'

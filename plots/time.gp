@@ -1,6 +1,6 @@
 # Median kernel time of every variant at one configuration: the steps, then
 # the peer_bars peers the run measured itself (column 3: 1), each bar's
-# value over it where reports/charts.c placed it (columns 5, 6); the PyTorch
+# value over it where reports/chart_layout.c placed it (columns 5, 6); the PyTorch
 # backends measured apart on the same GPU at the same shape (peer_names,
 # peer_times: space-separated lists, may be empty) as reference lines.
 load 'common.gp'

@@ -1,7 +1,7 @@
 # Step by step: the first variant's time, each step's change (green faster,
 # red slower), and as the last bar the final variant's time. Each bar's
 # label (columns 7-10: up to two lines, each "text" and its height) is where
-# reports/charts.c placed it, over its bar and clear of every other bar and
+# reports/chart_layout.c placed it, over its bar and clear of every other bar and
 # label; bar_width: the bars' width it placed them by.
 load 'common.gp'
 set title sprintf("Time, step by step (change against the previous variant)\n%s", subtitle)
