@@ -1,6 +1,6 @@
 # DRAM reads, DRAM writes and L2 traffic from the SMs per variant (columns
 # 4-6), with the analytic minimum DRAM traffic (dram_min, MB) as a line. Log
-# scale: the naive variant moves orders of magnitude more. reports/charts.c
+# scale: the naive variant moves orders of magnitude more. reports/chart_bars.c
 # draws no bar for a count under `negligible` (MB: a thousandth of the
 # minimum, or 0, which a log axis cannot show) and starts the axis a decade
 # under the lowest bar; `absent` names the bars left out, in the top row,
