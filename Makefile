@@ -14,7 +14,8 @@
 #                    or the newest full one);  make plots  its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
 #   make step N=04   the step from 03 to 04 as a diff, header and kernel names aside
-#   make readme      README.md's tables from the registry and REFERENCE_RUN
+#   make readme      the tables of README.md and docs/ from the registry and
+#                    REFERENCE_RUN, and its chart docs/waterfall.png
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
 #   (make and make run also dump every variant's machine code once per build,
 #   build/variants/NN_slug.sass, when cuobjdump is on PATH: each run's
@@ -228,8 +229,12 @@ report: $(FS)
 plots: $(FS)
 	$(FS) plots $(RUN)
 
+# The README's picture is the run's waterfall chart (gnuplot draws it).
 readme: $(FS)
 	bash scripts/readme_tables.sh $(FS) $(or $(RUN),$(REFERENCE_RUN))
+	@command -v gnuplot >/dev/null || { echo "make readme: docs/waterfall.png needs gnuplot" >&2; exit 1; }
+	$(FS) plots $(or $(RUN),$(REFERENCE_RUN)) --out $(BUILD)/readme-plots >/dev/null
+	cp $(BUILD)/readme-plots/waterfall.png docs/waterfall.png
 
 $(BUILD)/tests/test_readme $(BUILD)/tests/test_report: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
 # Where the toolkit keeps its own cuDNN, if it has one.

@@ -2,8 +2,8 @@
  * and <!-- NAME:end -->) against what `flashstudy report REFERENCE_RUN
  * --readme` prints now: a file behind the registry, the metric table, the
  * CSV writer or the reference run fails here (fix: make readme); and
- * docs/columns.md names every column a run's results.csv has. Run from the
- * repository root. */
+ * docs/columns.md names every column a run's results.csv has; their links
+ * lead somewhere. Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -145,6 +145,47 @@ static void readme_tables_complete(void **state)
     free(gen);
 }
 
+/* Every relative link and picture of README.md and docs/'s pages names a file
+ * or folder of the repository (a #section after it aside), so that the
+ * first screen's chart and the docs' sources are there. */
+static int links_resolve_in(const char *md)
+{
+    char *text = tk_slurp(md, NULL), dir[256];
+    assert_non_null(text);
+    snprintf(dir, sizeof dir, "%s", md);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        dir[0] = '\0';
+    int broken = 0;
+    for (const char *p = strstr(text, "]("); p; p = strstr(p + 2, "](")) {
+        const char *target = p + 2, *end = target + strcspn(target, ")# \n");
+        if (end == target || !strncmp(target, "http://", 7) || !strncmp(target, "https://", 8) ||
+            !strncmp(target, "mailto:", 7))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s%.*s", dir, (int)(end - target), target);
+        if (access(path, F_OK)) {
+            print_error("%s links to %s, which is not there\n", md, path);
+            broken++;
+        }
+    }
+    free(text);
+    return broken;
+}
+
+static void links_resolve(void **state)
+{
+    glob_t g;
+    assert_int_equal(glob("docs/*.md", 0, NULL, &g), 0);
+    int broken = links_resolve_in("README.md");
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        broken += links_resolve_in(g.gl_pathv[i]);
+    globfree(&g);
+    assert_int_equal(broken, 0);
+}
+
 /* A run without document 000's configuration (the fixture at N = 1000) has
  * no step table: an error naming the run, nothing printed. */
 static void readme_without_seed_config(void **state)
@@ -175,6 +216,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(columns_documented),
         cmocka_unit_test(readme_tables_complete),
         cmocka_unit_test(readme_without_seed_config),
+        cmocka_unit_test(links_resolve),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
