@@ -106,17 +106,13 @@ static int bars(chart_ctx *c, const bar_chart *bc)
  * reports/peers.csv, measured apart, as lines. */
 int fsr_chart_time(chart_ctx *c)
 {
-    char names[512] = "", times[512] = "";
+    char times[512] = "";
     double at[FSR_MAX_PEERS];
-    int lines = 0;
+    int lines = 0, named[FSR_MAX_PEERS];
     for (int i = 0; i < c->peers->nrows && lines < FSR_MAX_PEERS; i++)
         if (fsr_peer_timed(c->r, c->peers, i, &c->r->cfgs[c->r->primary])) {
+            named[lines] = i;
             at[lines++] = fs_table_num(c->peers, i, "time_s") * 1e6;
-            /* gnuplot's word() splits at spaces: a backend's own become '_'. */
-            size_t from = strlen(names);
-            snprintf(names + from, sizeof names - from, "%s%s", *names ? " " : "", fs_table_get(c->peers, i, "backend"));
-            for (char *ch = names + from + (from > 0); *ch; ch++)
-                *ch = *ch == ' ' ? '_' : *ch;
             snprintf(times + strlen(times), sizeof times - strlen(times), "%s%.6g", *times ? " " : "", at[lines - 1]);
         }
     bar_chart bc = {.name = "time.dat", .what = "timed variant", .roles = {FSR_TIME}, .nroles = 1, .digits = 0,
@@ -124,7 +120,12 @@ int fsr_chart_time(chart_ctx *c)
     int rc = bars(c, &bc);
     if (rc <= 0)
         return rc;
-    fsr_chart_var(c, "peer_names", "%s", names);
+    /* One variable a name, which may hold spaces: peer_name_1, ... */
+    for (int l = 0; l < lines; l++) {
+        char var[32];
+        snprintf(var, sizeof var, "peer_name_%d", l + 1);
+        fsr_chart_var(c, var, "%s", fs_table_get(c->peers, named[l], "backend"));
+    }
     fsr_chart_var(c, "peer_times", "%s", times);
     return 1;
 }
