@@ -4,7 +4,7 @@
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu faults run inside-16k wall trace sass-cost tiles sweep hopper
+#   steps: build test-gpu faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
 #          hopper-d64 mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
@@ -79,6 +79,9 @@ for s in $steps; do
     inside-16k) step inside-16k 120 "$fs" run --seq 16384 --tile 128x128 --variants "$(last_steps 2),cudnn" --hotspots --timeline \
                     --time-budget 0.5 --out "results/$stamp-$gpu-16k-inside" ;;
     wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
+    # What a newcomer's first `make run` costs: a build folder of its own,
+    # the build, the study, its report and charts.
+    make-run)   step make-run 200 sh -c "time make BUILD=build-fresh run" ;;
     tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
     sweep)      step sweep 220 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
     hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper"
