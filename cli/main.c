@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "configs.h"
 #include "files.h"
 #include "metrics.h"
 #include "options.h"
@@ -130,7 +131,12 @@ static int cmd_hotspots(const fs_options *o, int argc, char **argv)
     return finish(fs_hotspots_print(run, o->top, stdout, err, sizeof err), err);
 }
 
-static int cmd_study(const fs_options *o, int argc, char **argv) { return fs_study(&o->study, argc, argv); }
+static int cmd_study(const fs_options *o, int argc, char **argv)
+{
+    if (o->study.plan)
+        return fs_study_plan(&o->study, stdout);
+    return fs_study(&o->study, argc, argv);
+}
 
 static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
     [FS_CMD_LIST] = cmd_list,       [FS_CMD_METRICS] = cmd_metrics, [FS_CMD_RUN] = cmd_study,

@@ -219,6 +219,28 @@ static int set_dtype(fs_options *o, const spec *s, const char *value, char *err,
     }
 }
 
+/* --shard K/N: K counts from 0, as Slurm's array ids do by default. */
+static int set_shard(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    const char *slash = strchr(value, '/');
+    char k[32];
+    int n;
+    if (!slash || (size_t)(slash - value) >= sizeof k)
+        return fs_fail(err, errlen, "%s takes K/N, shard K of N counting from 0 (such as 0/4), not \"%s\"", s->name,
+                       value);
+    snprintf(k, sizeof k, "%.*s", (int)(slash - value), value);
+    if (!*k || strspn(k, "0123456789") != strlen(k) || strlen(k) > 9 ||
+        parse_positive(s->name, slash + 1, &n, err, errlen))
+        return fs_fail(err, errlen, "%s takes K/N, shard K of N counting from 0 (such as 0/4), not \"%s\"", s->name,
+                       value);
+    o->study.shard_k = atoi(k);
+    o->study.shard_n = n;
+    if (o->study.shard_k >= n)
+        return fs_fail(err, errlen, "%s %s: K counts from 0, so it must be less than N (0/%d to %d/%d)", s->name,
+                       value, n, n - 1, n);
+    return 0;
+}
+
 static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
@@ -360,6 +382,10 @@ static const spec specs[] = {
      "hot source lines: one more launch a variant under PC sampling, stall reasons per line (hotspots.csv)"},
     {"--timeline", NULL, STUDY, set_flag, AT(study.timeline), 1,
      "counters over time: one more launch a variant under PM sampling (timeline.csv)"},
+    {"--plan", NULL, STUDY, set_flag, AT(study.plan), 1,
+     "print the configurations the run (its shard) would measure and how many rows; no GPU, no run folder"},
+    {"--shard", "K/N", C(SWEEP), set_shard, 0, 0,
+     "sweep: only configuration i of the list where i mod N = K (K from 0); every machine splits alike"},
     {"--force", NULL, STUDY, set_flag, AT(study.force), 1, "allow an existing --out folder"},
     {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
      "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},

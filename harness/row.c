@@ -90,11 +90,11 @@ void fs_row_model(char **row, const fs_problem *p, const fs_variant *v, double m
     }
 }
 
-void fs_row_print(const fs_variant *v, char **row)
+void fs_row_print(const char *tag, const fs_variant *v, char **row)
 {
     const char *status = row[FS_COL_STATUS], *reason = row[FS_COL_REASON];
     char label[96];
-    printf("[%s] %s", fs_variant_id(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
+    printf("%s[%s] %s", tag, fs_variant_id(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
     if (!strcmp(status, "ok"))
         printf("  %.1f us  %.1f TFLOP/s  rel_l2 %.1e", atof(row[FS_COL_TIME_MEDIAN]) * 1e6,
                atof(row[FS_COL_FLOP_PER_S]) * 1e-12, atof(row[FS_COL_REL_L2_ERR]));

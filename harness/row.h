@@ -24,7 +24,7 @@ void fs_row_resources(char **row, const fs_resources *r);
 void fs_row_model(char **row, const fs_problem *p, const fs_variant *v, double median, double mma_flop_per_s,
                   double copy_bytes_per_s, double dram_bytes);
 
-/* The console's line for a finished row. */
-void fs_row_print(const fs_variant *v, char **row);
+/* The console's line for a finished row, tag before it. */
+void fs_row_print(const char *tag, const fs_variant *v, char **row);
 
 #endif
