@@ -32,6 +32,7 @@ int fs_device_open(fs_device *d, char *why, size_t whylen)
     CUDA_CHECK(cudaSetDevice(d->index), fs_fail(why, whylen, "cudaSetDevice failed"));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, d->index), fs_fail(why, whylen, "cudaGetDeviceProperties failed"));
     snprintf(d->name, sizeof d->name, "%s", prop.name);
+    memcpy(d->uuid, prop.uuid.bytes, sizeof d->uuid);
     CUDA_CHECK(cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof d->pci_bus_id, d->index),
                fs_fail(why, whylen, "cudaDeviceGetPCIBusId failed"));
     d->cc = prop.major * 10 + prop.minor;

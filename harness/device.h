@@ -15,6 +15,7 @@ typedef struct {
     int index;
     char name[256];
     char pci_bus_id[32];
+    unsigned char uuid[16];          /* the GPU's, stable across machines and renumberings */
     int cc;                          /* major*10 + minor */
     int sms;
     size_t l2_bytes, smem_optin_bytes, mem_bytes;

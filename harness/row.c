@@ -37,7 +37,7 @@ void fs_row_clear(char **row, int ncols)
     }
 }
 
-void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot)
+void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot, const char *device)
 {
     char id[64];
     fs_cell(row, FS_COL_VARIANT, "%s", fs_variant_id(v, id, sizeof id));
@@ -53,6 +53,7 @@ void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot)
     fs_cell(row, FS_COL_CAUSAL, "%d", c->causal);
     fs_cell(row, FS_COL_BM, "%d", c->bm);
     fs_cell(row, FS_COL_BN, "%d", c->bn);
+    fs_cell(row, FS_COL_DEVICE, "%s", device);
 }
 
 void fs_row_resources(char **row, const fs_resources *r)

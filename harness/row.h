@@ -14,8 +14,9 @@ void fs_cell(char **row, int col, const char *fmt, ...) __attribute__((format(pr
 void fs_cell_num(char **row, int col, double x);
 void fs_row_clear(char **row, int ncols);
 
-/* The key columns: the variant, the mode and the shape asked for. */
-void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot);
+/* The key columns: the variant, the mode, the shape asked for and the
+ * device's id (harness/rundir.h). */
+void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot, const char *device);
 /* The launch geometry, static resources and occupancy that are known. */
 void fs_row_resources(char **row, const fs_resources *r);
 /* The model's columns of a variant timed at median seconds: FLOPs useful and

@@ -51,6 +51,7 @@ struct study {
     const char *tag;               /* before each console line */
     const fs_stopping_rule *rule;
     fs_device dev;
+    char dev_id[160];              /* its id in every row and in device.csv */
     double copy_bps, mma_fps;      /* the ceilings measured at the start */
     fs_counters counters;
     void *flush;                   /* 2 x L2, written before every cold repetition */
@@ -283,7 +284,7 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
 {
     const fs_variant *v = e->v;
     char **row = e->row;
-    fs_row_keys(row, v, c, s->o->hot);
+    fs_row_keys(row, v, c, s->o->hot, s->dev_id);
     e->held = 0;
     if (s->lost_after[0]) {
         fs_cell(row, FS_COL_STATUS, "failed");
@@ -591,6 +592,7 @@ static int start(study *s, const char *dir, int argc, char **argv)
                 o->sweep ? "sweep" : "run");
         return 1;
     }
+    fs_device_id(&s->dev, s->dev_id, sizeof s->dev_id);
     fs_trace("start: device open", &mark);
     if (s->views) /* before the Range Profiler holds the counters */
         fs_views_open_timeline(s->views);

@@ -7,7 +7,8 @@
 #include <sys/stat.h>
 #include "table.h"
 
-/* The date a run's device.csv records, "" when it has none. */
+/* The date a run's device.csv records, the earliest of its GPUs' (a merged
+ * run's start); "" when it has none. */
 static void run_date(const char *dir, char *date, size_t len)
 {
     char path[1300], err[512];
@@ -16,9 +17,9 @@ static void run_date(const char *dir, char *date, size_t len)
     snprintf(path, sizeof path, "%s/device.csv", dir);
     if (fs_table_read(path, 0, &t, err, sizeof err))
         return;
-    for (int i = 0; i < t.nrows && fs_table_col(&t, "key") >= 0 && fs_table_col(&t, "value") >= 0; i++)
-        if (!strcmp(fs_table_get(&t, i, "key"), "date"))
-            snprintf(date, len, "%s", fs_table_get(&t, i, "value"));
+    for (int i = 0; i < t.nrows && fs_table_col(&t, "date") >= 0; i++)
+        if (*fs_table_get(&t, i, "date") && (!*date || strcmp(fs_table_get(&t, i, "date"), date) < 0))
+            snprintf(date, len, "%s", fs_table_get(&t, i, "date"));
     fs_table_free(&t);
 }
 
