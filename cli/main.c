@@ -1,10 +1,12 @@
 /* flashstudy COMMAND [options]: parses the command line (options.c) and
  * hands it to the command's function. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "configs.h"
 #include "files.h"
+#include "merge.h"
 #include "metrics.h"
 #include "options.h"
 #include "report.h"
@@ -107,8 +109,8 @@ static int cmd_report(const fs_options *o, int argc, char **argv)
 static int cmd_compare(const fs_options *o, int argc, char **argv)
 {
     char a[4096], b[4096], err[1024];
-    const char *run_a = run_arg(o, 0, a, sizeof a), *run_b = run_arg(o, 1, b, sizeof b);
-    if (check_run(run_a) || check_run(run_b))
+    const char *run_a = run_arg(o, 0, a, sizeof a), *run_b = o->nargs > 1 ? run_arg(o, 1, b, sizeof b) : NULL;
+    if (check_run(run_a) || (run_b && check_run(run_b)))
         return 1;
     return finish(fs_compare_write(run_a, run_b, o->out, err, sizeof err), err);
 }
@@ -131,6 +133,26 @@ static int cmd_hotspots(const fs_options *o, int argc, char **argv)
     return finish(fs_hotspots_print(run, o->top, stdout, err, sizeof err), err);
 }
 
+static int cmd_merge(const fs_options *o, int argc, char **argv)
+{
+    char err[1024];
+    const char **runs = malloc((size_t)o->nargs * sizeof *runs);
+    char (*bufs)[4096] = malloc((size_t)o->nargs * sizeof *bufs);
+    int rows = 0, rc = 1;
+    if (!runs || !bufs) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+    } else {
+        for (int i = 0; i < o->nargs; i++)
+            runs[i] = run_dir(o->args[i], bufs[i], sizeof bufs[i]);
+        rc = finish(fs_merge_new(runs, o->nargs, o->out, o->study.force, &rows, err, sizeof err), err);
+        if (!rc)
+            printf("flashstudy: merged %d rows of %d run%s into %s\n", rows, o->nargs, o->nargs == 1 ? "" : "s", o->out);
+    }
+    free(runs);
+    free(bufs);
+    return rc;
+}
+
 static int cmd_study(const fs_options *o, int argc, char **argv)
 {
     if (o->study.plan)
@@ -140,7 +162,8 @@ static int cmd_study(const fs_options *o, int argc, char **argv)
 
 static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
     [FS_CMD_LIST] = cmd_list,       [FS_CMD_METRICS] = cmd_metrics, [FS_CMD_RUN] = cmd_study,
-    [FS_CMD_SWEEP] = cmd_study,      [FS_CMD_REPORT] = cmd_report,   [FS_CMD_COMPARE] = cmd_compare,
+    [FS_CMD_SWEEP] = cmd_study,      [FS_CMD_MERGE] = cmd_merge,     [FS_CMD_REPORT] = cmd_report,
+    [FS_CMD_COMPARE] = cmd_compare,
     [FS_CMD_PLOTS] = cmd_plots,     [FS_CMD_HOTSPOTS] = cmd_hotspots,
 };
 

@@ -25,8 +25,11 @@ static const struct {
     [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
     [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
                       "the same over every combination of comma-separated sizes, into one run folder"},
+    [FS_CMD_MERGE] = {"merge", "merge RUN... --out DIR [--force]",
+                      "one run folder from several (a sweep's shards, runs on other GPUs): every row keeps its GPU"},
     [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run: a folder or a run id under results/ (default: the newest by date)"},
-    [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
+    [FS_CMD_COMPARE] = {"compare", "compare RUN_A [RUN_B] [--out FILE]",
+                        "two runs side by side, B over A; or one run's GPU types side by side (a merge)"},
     [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run: a folder or a run id under results/ (default: the newest by date)"},
     [FS_CMD_HOTSPOTS] = {"hotspots", "hotspots [RUN] [--top N]",
                          "a run's hottest source lines per variant with their stall reasons (a run made with --hotspots)"},
@@ -386,9 +389,11 @@ static const spec specs[] = {
      "print the configurations the run (its shard) would measure and how many rows; no GPU, no run folder"},
     {"--shard", "K/N", C(SWEEP), set_shard, 0, 0,
      "sweep: only configuration i of the list where i mod N = K (K from 0); every machine splits alike"},
-    {"--force", NULL, STUDY, set_flag, AT(study.force), 1, "allow an existing --out folder"},
-    {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
-     "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
+    {"--force", NULL, STUDY | C(MERGE), set_flag, AT(study.force), 1,
+     "allow an existing --out folder (merge: replace the files it writes there)"},
+    {"--out", "PATH", STUDY | C(MERGE) | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
+     "run: the run folder (default results/<date>-<gpu>); merge: the merged run's folder (needed); report, "
+     "compare: the markdown file; plots: the folder"},
     {"--top", "N", C(HOTSPOTS), set_top, AT(top), 0, "hotspots: lines shown per variant (default 10)"},
     {"--markdown", NULL, C(LIST), set_flag, AT(markdown), 1, "list: a markdown table"},
     {"--ids", NULL, C(LIST), set_flag, AT(ids), 1, "list: one id a line, for scripts"},
@@ -511,7 +516,10 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         o->study.variants[i] = fs_variants[i];
     o->study.nvariants = fs_variant_count;
 
-    const int max_args = cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS || cmd == FS_CMD_HOTSPOTS ? 1 : 0;
+    const int max_args = cmd == FS_CMD_MERGE ? argc : cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS || cmd == FS_CMD_HOTSPOTS ? 1 : 0;
+    o->args = malloc(((size_t)max_args + 1) * sizeof *o->args);
+    if (!o->args)
+        return fs_fail(err, errlen, "out of memory");
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2)) {
@@ -541,12 +549,19 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         if (s->set(o, s, value, err, errlen))
             return -1;
     }
-    if (cmd == FS_CMD_COMPARE && o->nargs != 2)
-        return fs_fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
+    if (cmd == FS_CMD_COMPARE && o->nargs < 1)
+        return fs_fail(err, errlen, "`compare` needs a run folder, or two (usage: flashstudy %s)",
+                       commands[cmd].synopsis);
     if (o->markdown && o->ids)
         return fs_fail(err, errlen, "--markdown and --ids are two different listings: choose one");
     if (o->readme && o->out)
         return fs_fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
+    if (cmd == FS_CMD_MERGE && (!o->nargs || !o->out))
+        return fs_fail(err, errlen, "`merge` needs %s (usage: flashstudy %s)",
+                       o->nargs ? "--out DIR, the merged run's folder" : "the run folders to merge",
+                       commands[cmd].synopsis);
+    if (cmd == FS_CMD_MERGE)
+        return check_out(o, err, errlen);
     o->study.sweep = cmd == FS_CMD_SWEEP;
     o->study.out = o->out;
     return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;
@@ -558,7 +573,9 @@ void fs_options_free(fs_options *o)
         free(o->study.metrics[i]);
     free(o->study.metrics);
     free(o->study.variants);
+    free(o->args);
     o->study.metrics = NULL;
     o->study.variants = NULL;
+    o->args = NULL;
     o->study.nmetrics = 0;
 }

@@ -30,7 +30,8 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
  * -1 with a sentence in err (also when the run has no hotspots.csv). */
 int fs_hotspots_print(const char *run_dir, int top, FILE *out, char *err, size_t errlen);
 
-/* Side-by-side table of two runs with ratios (b over a). */
+/* Side-by-side table of two runs with ratios (b over a); with run_b NULL,
+ * of run_a's GPU types (a merge of runs on several), over the first. */
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);
 
 /* plots/<run-id>/ (or out_dir): data files and gnuplot scripts, rendered to PNG
