@@ -13,6 +13,7 @@
 #include "study.h"
 #include "table.h"
 #include "variant.h"
+#include "workers.h"
 
 #define FS_VERSION "1.0"
 
@@ -157,6 +158,8 @@ static int cmd_study(const fs_options *o, int argc, char **argv)
 {
     if (o->study.plan)
         return fs_study_plan(&o->study, stdout);
+    if (o->study.all_devices || o->study.devices.n)
+        return fs_workers_study(&o->study, argc, argv);
     return fs_study(&o->study, argc, argv);
 }
 

@@ -244,6 +244,31 @@ static int set_shard(fs_options *o, const spec *s, const char *value, char *err,
     return 0;
 }
 
+/* --devices all, or CUDA device ordinals 0,1,... */
+static int set_devices(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    fs_ints *list = &o->study.devices;
+    list->n = 0;
+    o->study.all_devices = !strcmp(value, "all");
+    if (o->study.all_devices)
+        return 0;
+    for (const char *item = value;; item += strcspn(item, ",") + 1) {
+        const size_t len = strcspn(item, ",");
+        if (!len || len > 4 || strspn(item, "0123456789") < len)
+            return fs_fail(err, errlen, "%s takes all or CUDA device numbers from 0, comma-separated (such as "
+                           "0,1), not \"%s\"", s->name, value);
+        if (list->n == FS_LIST_MAX)
+            return fs_fail(err, errlen, "%s lists more than %d devices", s->name, FS_LIST_MAX);
+        const int d = atoi(item);
+        for (int i = 0; i < list->n; i++)
+            if (list->v[i] == d)
+                return fs_fail(err, errlen, "%s lists device %d twice", s->name, d);
+        list->v[list->n++] = d;
+        if (!item[len])
+            return 0;
+    }
+}
+
 static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
@@ -389,6 +414,8 @@ static const spec specs[] = {
      "print the configurations the run (its shard) would measure and how many rows; no GPU, no run folder"},
     {"--shard", "K/N", C(SWEEP), set_shard, 0, 0,
      "sweep: only configuration i of the list where i mod N = K (K from 0); every machine splits alike"},
+    {"--devices", "LIST|all", STUDY, set_devices, 0, 0,
+     "one worker process per GPU (CUDA device numbers, or all), sharing the rows; their run folders merged"},
     {"--force", NULL, STUDY | C(MERGE), set_flag, AT(study.force), 1,
      "allow an existing --out folder (merge: replace the files it writes there)"},
     {"--out", "PATH", STUDY | C(MERGE) | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,

@@ -53,6 +53,13 @@ int fs_study_plan(const fs_study_spec *o, FILE *out)
     else
         fprintf(out, "%d configuration%s", n, n == 1 ? "" : "s");
     fprintf(out, ", %d rows (%d variant%s each)", mine * o->nvariants, o->nvariants, o->nvariants == 1 ? "" : "s");
+    if (o->all_devices) {
+        fprintf(out, ", spread over every GPU at run time");
+    } else if (o->devices.n) {
+        fprintf(out, ", spread over GPU%s", o->devices.n == 1 ? "" : "s");
+        for (int i = 0; i < o->devices.n; i++)
+            fprintf(out, "%s%d", i ? "," : " ", o->devices.v[i]);
+    }
     fprintf(out, "; nothing measured\n");
     return 0;
 }

@@ -29,6 +29,11 @@ typedef struct {
  * why (no device, no driver). */
 int fs_device_open(fs_device *d, char *why, size_t whylen);
 
+/* How many GPUs CUDA shows this process (at least one), and the name of
+ * device `ordinal` when it is one of them: 0, or -1 with why as
+ * fs_device_open says it. */
+int fs_device_count(int *count, int ordinal, char *name, size_t len, char *why, size_t whylen);
+
 /* CUPTI's name of the chip ("GH100"), which its metric lists are keyed by. */
 int fs_device_chip(const fs_device *d, char *chip, size_t len, char *why, size_t whylen);
 

@@ -144,6 +144,19 @@ int fs_device_csv_write(const char *dir, const fs_device *d, const fs_run_info *
     return rc;
 }
 
+void fs_results_table(fs_table *t, const fs_metric *metrics, int n)
+{
+    const int ncols = FS_COL_COUNT + n + 1;
+    const char **header = fs_alloc((size_t)ncols * sizeof *header);
+    for (int c = 0; c < FS_COL_COUNT; c++)
+        header[c] = fs_result_columns[c].name;
+    for (int i = 0; i < n; i++)
+        header[FS_COL_COUNT + i] = metrics[i].column;
+    header[ncols - 1] = "metrics_note";
+    fs_table_init(t, ncols, header);
+    free(header);
+}
+
 int fs_results_start(const char *dir, const fs_table *header)
 {
     char path[FS_PATH_MAX], err[600];

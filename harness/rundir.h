@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <time.h>
 #include "device.h"
+#include "metrics.h"
 #include "table.h"
 
 /* out, or results/<UTC stamp>-<gpu name> when out is NULL, created (an
@@ -37,6 +38,10 @@ void fs_run_command(fs_run_info *info, int argc, char **argv);
 /* dir/device.csv, a header and the GPU's row (core/results.h lists the
  * columns); 0, or -1 (said on stderr). */
 int fs_device_csv_write(const char *dir, const fs_device *d, const fs_run_info *info);
+
+/* results.csv's header: core/results.h's columns, the metrics', then
+ * metrics_note. */
+void fs_results_table(fs_table *t, const fs_metric *metrics, int n);
 
 /* dir/results.csv with its header alone (an earlier file replaced), then
  * rows appended one by one: a reader always finds whole rows, and nothing

@@ -511,19 +511,6 @@ int fs_study_config(study *s, int index, const fs_shape *c, int first, int count
 
 int fs_study_lost(const study *s) { return s->lost_after[0] != 0; }
 
-static void results_table(study *s)
-{
-    const int ncols = FS_COL_COUNT + s->counters.n + 1;
-    const char **header = fs_alloc((size_t)ncols * sizeof *header);
-    for (int c = 0; c < FS_COL_COUNT; c++)
-        header[c] = fs_result_columns[c].name;
-    for (int i = 0; i < s->counters.n; i++)
-        header[FS_COL_COUNT + i] = s->counters.metrics[i].column;
-    header[ncols - 1] = "metrics_note";
-    fs_table_init(&s->results, ncols, header);
-    free(header);
-}
-
 /* sass.txt: the machine code of the kernel instances the run's steps
  * launched (the rows that got as far as a launch). Returns 0, or -1 with
  * why. */
@@ -551,7 +538,7 @@ static int prepare_device(study *s)
     CUDA_CHECK(cudaMemset(s->flush, 0, s->flush_bytes), -1);
     if (!(s->timer = fs_timer_open()))
         return -1;
-    printf("%s (cc %d.%d, %d SMs): copy %.2f TB/s, mma.sync %.1f TFLOP/s\n", s->dev.name, s->dev.cc / 10,
+    printf("%s%s (cc %d.%d, %d SMs): copy %.2f TB/s, mma.sync %.1f TFLOP/s\n", s->tag, s->dev.name, s->dev.cc / 10,
            s->dev.cc % 10, s->dev.sms, s->copy_bps * 1e-12, s->mma_fps * 1e-12);
     return 0;
 }
@@ -639,7 +626,7 @@ static int start(study *s, const char *dir, int argc, char **argv)
         return 1;
     /* The header at once: the folder holds a readable results.csv from the
      * start, and an earlier one (--force) is replaced. */
-    results_table(s);
+    fs_results_table(&s->results, s->counters.metrics, s->counters.n);
     return fs_results_start(s->dir, &s->results) || (s->views && fs_views_write(s->views, s->dir)) ? 1 : 0;
 }
 

@@ -36,6 +36,8 @@ typedef struct {
     const char *out;              /* the run folder; NULL: results/<date>-<gpu> */
     int plan;                     /* --plan: print the configurations, measure nothing */
     int shard_k, shard_n;         /* --shard K/N (0 <= K < N); shard_n 0: the whole list */
+    fs_ints devices;              /* --devices: CUDA device numbers, a worker process each */
+    int all_devices;              /* --devices all */
 } fs_study_spec;
 
 /* Runs every selected variant at every configuration of the spec's shard

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "configs.h"
 #include "options.h"
@@ -153,30 +152,8 @@ static void plan_of_a_shard(void **state)
     fs_options_free(&o);
 }
 
-/* Runs the built flashstudy in the scratch folder with stdout to out (and
- * stderr to out.err); returns its exit status. */
-static int flashstudy(const char *out, char *const *args)
-{
-    char *argv[32] = {binary};
-    int n = 1;
-    while (args[n - 1])
-        argv[n] = args[n - 1], n++;
-    argv[n] = NULL;
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (!pid) {
-        char err[4200];
-        snprintf(err, sizeof err, "%s.err", out);
-        if (chdir(scratch) || !freopen(out, "w", stdout) || !freopen(err, "w", stderr))
-            _exit(127);
-        alarm(60);
-        execv(binary, argv);
-        _exit(127);
-    }
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+/* The built flashstudy in the scratch folder, stdout to out; its exit status. */
+static int flashstudy(const char *out, char *const *args) { return tk_wait(tk_start(binary, scratch, out, NULL, args)); }
 
 /* `sweep --plan` and `run --plan` without a GPU: exit 0, the plan on
  * stdout, nothing created (not results/, not --out). */
