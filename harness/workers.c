@@ -105,7 +105,7 @@ static void *fake_open(const fs_study_spec *o, const char *dir, const char *tag,
     f->tag = tag;
     f->row = fs_alloc_zero((size_t)f->results.ncols, sizeof *f->row);
     f->seconds = getenv("FLASHSTUDY_FAKE_SECONDS") ? atof(getenv("FLASHSTUDY_FAKE_SECONDS")) : 0;
-    printf("%srun folder: %s\n", tag, f->dir);
+    printf("%srun folder: %s (a fake GPU, CUDA_VISIBLE_DEVICES=%s)\n", tag, f->dir, getenv("CUDA_VISIBLE_DEVICES"));
     fs_study_catch_signals();
     return f;
 }
