@@ -461,10 +461,10 @@ static int write_rows(study *s, entry *e, int n, int *written)
     return rc;
 }
 
-/* Configuration c with the variants o->variants[first .. first + count):
+/* Configuration c with the variants o->variants[variants[0..count)]:
  * validated and timed one by one, their counters read together at the end;
  * each row is written once it is final (then, where counters are read). */
-int fs_study_config(study *s, int index, const fs_shape *c, int first, int count)
+int fs_study_config(study *s, int index, const fs_shape *c, const int *variants, int count)
 {
     const fs_study_spec *o = s->o;
     char label[160];
@@ -481,7 +481,7 @@ int fs_study_config(study *s, int index, const fs_shape *c, int first, int count
             rc = 1;
             break;
         }
-        e[n].v = o->variants[first + n];
+        e[n].v = o->variants[variants[n]];
         int held = 0;
         for (int i = written; i < n; i++)
             held |= e[i].held;
@@ -690,20 +690,24 @@ int fs_study(const fs_study_spec *o, int argc, char **argv)
 {
     fs_shape *c;
     const int n = fs_study_configs(o, &c);
-    int mine = 0, status;
+    int mine = 0, status, *all = fs_alloc((size_t)o->nvariants * sizeof *all);
+    for (int v = 0; v < o->nvariants; v++)
+        all[v] = v;
     for (int i = 0; i < n; i++)
         mine += fs_shard_has(o, i);
     if (!mine) { /* a Slurm array may have more tasks than configurations */
         printf("shard %d/%d: none of the %d configurations falls to it; nothing to measure\n", o->shard_k,
                o->shard_n, n);
         free(c);
+        free(all);
         return 0;
     }
     study *s = fs_study_open(o, o->out, "", argc, argv, &status);
     int loop = 0;
     for (int i = 0; s && i < n && !loop; i++)
         if (fs_shard_has(o, i))
-            loop = fs_study_config(s, i, &c[i], 0, o->nvariants);
+            loop = fs_study_config(s, i, &c[i], all, o->nvariants);
     free(c);
+    free(all);
     return s ? fs_study_close(s, loop) : status;
 }

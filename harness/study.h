@@ -58,11 +58,12 @@ typedef struct study fs_study_run;
 fs_study_run *fs_study_open(const fs_study_spec *o, const char *dir, const char *tag, int argc, char **argv,
                             int *status);
 /* Configuration c, index `index` of the spec's list (its inputs' seed), with
- * the variants o->variants[first .. first + n): one row each, appended to
- * results.csv as it is final. Consecutive calls at the same index share its
- * inputs and reference. 0, 1 interrupted (the row under way dropped), -1 a
- * file could not be written. */
-int fs_study_config(fs_study_run *s, int index, const fs_shape *c, int first, int n);
+ * the variants o->variants[variants[0..n)] (ascending): one row each,
+ * appended to results.csv as it is final; their counters in one replay
+ * session. Consecutive calls at the same index share its inputs and
+ * reference. 0, 1 interrupted (the row under way dropped), -1 a file could
+ * not be written. */
+int fs_study_config(fs_study_run *s, int index, const fs_shape *c, const int *variants, int n);
 /* The CUDA context is lost: every later row would be "not run". */
 int fs_study_lost(const fs_study_run *s);
 /* The run's end (clocks, sass.txt, device.csv), freed. loop: the last

@@ -1,8 +1,8 @@
 /* The worker pool of `--devices`; see workers.h.
  *
  * The parent and each worker speak over two pipes, in ints. The worker says
- * -1 once its run is open, then the unit it has just finished, whose row is
- * in its results.csv by then; the parent answers each with the next unit,
+ * -1 once its run is open, then the unit it has just finished, whose rows
+ * are in its results.csv by then; the parent answers each with the next unit,
  * or closes the pipe when there is none left or the run is stopping. A
  * worker's end of file is its end: a unit it had in hand and never reported
  * was not run. */
@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "configs.h"
 #include "device.h"
+#include "fail.h"
 #include "files.h"
 #include "merge.h"
 #include "model.h"
@@ -31,17 +32,37 @@
 #include "table.h"
 #include "validate.h"
 
-/* A row of the plan: configs[config] with o->variants[variant]. */
+/* A part of the plan: configs[config] with the variants first, first +
+ * step, ... of o->variants. */
 typedef struct {
-    int config, variant;
+    int config, first, step;
 } unit;
+
+/* Unit u's variants into v (o->nvariants long, or NULL); returns how many. */
+static int variants_of(const fs_study_spec *o, const unit *u, int *v)
+{
+    int n = 0;
+    for (int i = u->first; i < o->nvariants; i += u->step, n++)
+        if (v)
+            v[n] = i;
+    return n;
+}
+
+/* The rows of units u[from..to). */
+static int rows_of(const fs_study_spec *o, const unit *u, int from, int to)
+{
+    int n = 0;
+    for (int i = from; i < to; i++)
+        n += variants_of(o, &u[i], NULL);
+    return n;
+}
 
 /* ---- what a worker runs: the study, or the test seam's fake ---- */
 
 typedef struct {
     void *(*open)(const fs_study_spec *o, const char *dir, const char *tag, int ordinal, int argc, char **argv,
                   int *status);
-    int (*config)(void *s, int index, const fs_shape *c, int first, int n);
+    int (*config)(void *s, int index, const fs_shape *c, const int *variants, int n);
     int (*lost)(const void *s);
     int (*close)(void *s, int loop);
 } runner;
@@ -51,9 +72,9 @@ static void *study_open(const fs_study_spec *o, const char *dir, const char *tag
 {
     return fs_study_open(o, dir, tag, argc, argv, status);
 }
-static int study_config(void *s, int index, const fs_shape *c, int first, int n)
+static int study_config(void *s, int index, const fs_shape *c, const int *variants, int n)
 {
-    return fs_study_config(s, index, c, first, n);
+    return fs_study_config(s, index, c, variants, n);
 }
 static int study_lost(const void *s) { return fs_study_lost(s); }
 static int study_close(void *s, int loop) { return fs_study_close(s, loop); }
@@ -68,6 +89,10 @@ typedef struct {
     char **row;
     double seconds;
 } fake;
+
+/* The unit under way is FLASHSTUDY_FAKE_DIE's: the fake dies once the
+ * unit's first row is in its file. */
+static int die;
 
 static void *fake_open(const fs_study_spec *o, const char *dir, const char *tag, int ordinal, int argc, char **argv,
                        int *status)
@@ -110,7 +135,7 @@ static void *fake_open(const fs_study_spec *o, const char *dir, const char *tag,
     return f;
 }
 
-static int fake_config(void *s, int index, const fs_shape *c, int first, int n)
+static int fake_config(void *s, int index, const fs_shape *c, const int *variants, int n)
 {
     fake *f = s;
     for (int i = 0; i < n; i++) {
@@ -118,7 +143,7 @@ static int fake_config(void *s, int index, const fs_shape *c, int first, int n)
         nanosleep(&t, NULL); /* a signal ends it early */
         if (fs_study_stopped())
             return 1;
-        const fs_variant *v = f->o->variants[first + i];
+        const fs_variant *v = f->o->variants[variants[i]];
         const double median = 1e-6 * (1 + index);
         fs_problem p;
         fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
@@ -134,6 +159,8 @@ static int fake_config(void *s, int index, const fs_shape *c, int first, int n)
         fs_row_clear(f->row, f->results.ncols);
         if (fs_results_append(f->dir, &f->results, f->results.nrows - 1))
             return -1;
+        if (die)
+            raise(SIGKILL);
     }
     return 0;
 }
@@ -222,19 +249,20 @@ static void worker_main(const fs_study_spec *o, const runner *run, const fs_shap
     void *s = run->open(o, w->dir, tag, w->ordinal, argc, argv, &status);
     if (!s)
         _exit(status);
-    const char *die = run == &fake_runner ? getenv("FLASHSTUDY_FAKE_DIE") : NULL;
+    const char *die_at = run == &fake_runner ? getenv("FLASHSTUDY_FAKE_DIE") : NULL;
     int32_t u = -1;
-    int loop = 0;
+    int loop = 0, *v = fs_alloc((size_t)o->nvariants * sizeof *v);
     while (!put_int(w->from_worker, u) && !get_int(w->to_worker, &u)) {
-        if (die && u == atoi(die))
-            raise(SIGKILL);
-        if ((loop = run->config(s, units[u].config, &configs[units[u].config], units[u].variant, 1)))
+        die = die_at && u == atoi(die_at);
+        const int n = variants_of(o, &units[u], v);
+        if ((loop = run->config(s, units[u].config, &configs[units[u].config], v, n)))
             break;
         if (run->lost(s)) { /* every later row would be "not run": the others take them */
             put_int(w->from_worker, u);
             break;
         }
     }
+    free(v);
     status = run->close(s, loop);
     fflush(stdout);
     _exit(status);
@@ -260,9 +288,15 @@ static void forward(int sig)
     stopping = 1;
 }
 
-/* The plan's units, the largest configurations first (the model's executed
- * FLOPs of its variants), each one's variants in registry order. */
-static unit *order_units(const fs_study_spec *o, const fs_shape *c, int nc, int *nu)
+/* The plan's units: each configuration's variants dealt round robin into
+ * one unit per worker (nw), so that even the largest configuration, which
+ * may be most of a sweep, is spread over every GPU while each unit still
+ * reads its counters in one replay session (CUPTI's passes cost about a
+ * third of a second a session, however few calls it holds); the largest
+ * configurations (the
+ * model's executed FLOPs of their variants) first, so that the GPUs
+ * finish together. */
+static unit *order_units(const fs_study_spec *o, const fs_shape *c, int nc, int nw, int *nu)
 {
     typedef struct {
         double cost;
@@ -291,12 +325,12 @@ static unit *order_units(const fs_study_spec *o, const fs_shape *c, int nc, int 
             s[j] = s[j - 1];
             s[j - 1] = t;
         }
-    const int total = m * o->nvariants;
+    const int parts = nw < o->nvariants ? nw : o->nvariants, total = m * parts;
     unit *u = fs_alloc_zero((size_t)(total ? total : 1), sizeof *u);
     *nu = 0;
     for (int i = 0; i < m; i++)
-        for (int v = 0; v < o->nvariants; v++)
-            u[(*nu)++] = (unit){s[i].config, v};
+        for (int p = 0; p < parts; p++)
+            u[(*nu)++] = (unit){s[i].config, p, parts};
     free(s);
     return u;
 }
@@ -316,16 +350,21 @@ static void probe_devices(int ordinal, probe *p)
     if (fake_gpus) {
         p->count = atoi(fake_gpus);
         snprintf(p->name, sizeof p->name, "Fake GPU");
-        if (p->count < 1 && (p->rc = -1))
-            snprintf(p->why, sizeof p->why, "FLASHSTUDY_FAKE_GPUS=%s is no number of GPUs", fake_gpus);
+        if (p->count < 1)
+            p->rc = fs_fail(p->why, sizeof p->why, "FLASHSTUDY_FAKE_GPUS=%s is no number of GPUs", fake_gpus);
         return;
     }
     int fd[2];
-    pid_t pid = -1;
+    if (pipe(fd)) {
+        p->rc = fs_fail(p->why, sizeof p->why, "cannot make a pipe: %s", strerror(errno));
+        return;
+    }
     fflush(NULL);
-    if (pipe(fd) || (pid = fork()) < 0) {
-        p->rc = -1;
-        snprintf(p->why, sizeof p->why, "cannot start a process: %s", strerror(errno));
+    const pid_t pid = fork();
+    if (pid < 0) {
+        p->rc = fs_fail(p->why, sizeof p->why, "cannot start a process: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
         return;
     }
     if (!pid) {
@@ -344,10 +383,8 @@ static void probe_devices(int ordinal, probe *p)
     close(fd[0]);
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
         ;
-    if (got != sizeof *p) {
-        p->rc = -1;
-        snprintf(p->why, sizeof p->why, "the process that counts the GPUs died (CUDA failed in it)");
-    }
+    if (got != sizeof *p)
+        p->rc = fs_fail(p->why, sizeof p->why, "the process that counts the GPUs died (CUDA failed in it)");
 }
 
 /* Forks worker w; -1 when it cannot. */
@@ -367,8 +404,16 @@ static int start_worker(worker *w, worker *all, int k, const fs_study_spec *o, c
     w->from = from[0];
     w->from_worker = from[1];
     fflush(NULL);
-    if ((w->pid = fork()) < 0)
+    if ((w->pid = fork()) < 0) {
+        const int e = errno;
+        close(to[0]);
+        close(to[1]);
+        close(from[0]);
+        close(from[1]);
+        w->to = w->from = -1;
+        errno = e;
         return -1;
+    }
     if (!w->pid) {
         for (int j = 0; j <= k; j++) { /* the parent's ends, of the earlier workers too */
             close(all[j].to);
@@ -389,9 +434,9 @@ static void close_to(worker *w)
     w->to = -1;
 }
 
-/* Hands out the units until every worker has ended; done[u] is set for
- * each unit a worker finished. Returns how many were handed out. */
-static int hand_out(worker *w, int nw, int nu, char *done)
+/* Hands out the units until every worker has ended; a worker's unit is
+ * -1 again once it said it finished it. Returns how many were handed out. */
+static int hand_out(worker *w, int nw, int nu)
 {
     int next = 0, live = nw;
     while (live) {
@@ -421,10 +466,7 @@ static int hand_out(worker *w, int nw, int nu, char *done)
                 live--;
                 continue;
             }
-            if (msg < 0)
-                x->ready = 1;
-            else if (msg == x->unit)
-                done[msg] = 1;
+            x->ready |= msg < 0; /* else msg is x->unit, done */
             x->unit = -1;
             if (!stopping && next < nu && !put_int(x->to, next))
                 x->unit = next++;
@@ -445,41 +487,43 @@ static const char *how_it_ended(int status, char *buf, size_t len)
     return buf;
 }
 
-/* The row of unit u, which worker w had in hand when it ended, as failed
- * and not run, in w's results.csv, unless the row got there before w
- * died. Said on stderr either way. */
+/* The rows of unit u, which worker w had in hand when it ended, that did
+ * not reach w's results.csv: each written there as failed, not run, and
+ * said on stderr. */
 static void not_run(const worker *w, const fs_study_spec *o, const fs_shape *c, const unit *u)
 {
     char path[FS_PATH_MAX], err[600], how[128], id[64], label[160];
-    const fs_variant *v = o->variants[u->variant];
     fs_config_label(&c[u->config], o->hot, label, sizeof label);
-    fs_variant_id(v, id, sizeof id);
     how_it_ended(w->status, how, sizeof how);
-    fprintf(stderr, "flashstudy: the worker on GPU %d %s: not run: %s at %s\n", w->ordinal, how, id, label);
-    fs_table t, dev;
+    fs_table t = {0}, dev = {0};
     fs_path(path, sizeof path, w->dir, "device.csv");
-    if (fs_table_read(path, 0, &dev, err, sizeof err))
-        return; /* it never opened its run: nothing to write the row into */
+    const int opened = !fs_table_read(path, 0, &dev, err, sizeof err); /* else nothing to write the rows into */
     fs_path(path, sizeof path, w->dir, "results.csv");
-    if (fs_table_read(path, 1, &t, err, sizeof err)) {
-        fs_table_free(&dev);
-        return;
+    const int readable = opened && !fs_table_read(path, 1, &t, err, sizeof err);
+    char **row = fs_alloc_zero((size_t)(t.ncols ? t.ncols : FS_COL_COUNT), sizeof *row);
+    int *v = fs_alloc((size_t)o->nvariants * sizeof *v);
+    for (int i = 0, n = variants_of(o, u, v); i < n; i++) {
+        fs_row_keys(row, o->variants[v[i]], &c[u->config], o->hot, dev.nrows ? fs_table_get(&dev, 0, "device") : "");
+        int there = 0;
+        for (int j = 0; j < t.nrows && !there; j++) {
+            there = 1;
+            for (int k = 0; k < fs_inside_nkeys; k++)
+                there &= !strcmp(t.cells[(size_t)j * t.ncols + fs_inside_keys[k]], row[fs_inside_keys[k]]);
+        }
+        if (!there) {
+            fprintf(stderr, "flashstudy: the worker on GPU %d %s: not run: %s at %s\n", w->ordinal, how,
+                    fs_variant_id(o->variants[v[i]], id, sizeof id), label);
+            fs_cell(row, FS_COL_STATUS, "failed");
+            fs_cell(row, FS_COL_REASON, "not run: the worker on GPU %d %s while it measured this configuration",
+                    w->ordinal, how);
+        }
+        if (!there && readable) {
+            fs_table_add(&t, (const char *const *)row);
+            fs_results_append(w->dir, &t, t.nrows - 1);
+        }
+        fs_row_clear(row, t.ncols ? t.ncols : FS_COL_COUNT);
     }
-    char **row = fs_alloc_zero((size_t)t.ncols, sizeof *row);
-    fs_row_keys(row, v, &c[u->config], o->hot, dev.nrows ? fs_table_get(&dev, 0, "device") : "");
-    fs_cell(row, FS_COL_STATUS, "failed");
-    fs_cell(row, FS_COL_REASON, "not run: the worker on GPU %d %s while it measured this row", w->ordinal, how);
-    int there = 0;
-    for (int j = 0; j < t.nrows && !there; j++) {
-        there = 1;
-        for (int k = 0; k < fs_inside_nkeys; k++)
-            there &= !strcmp(t.cells[(size_t)j * t.ncols + fs_inside_keys[k]], row[fs_inside_keys[k]]);
-    }
-    if (!there) {
-        fs_table_add(&t, (const char *const *)row);
-        fs_results_append(w->dir, &t, t.nrows - 1);
-    }
-    fs_row_clear(row, t.ncols);
+    free(v);
     free(row);
     fs_table_free(&t);
     fs_table_free(&dev);
@@ -488,20 +532,49 @@ static void not_run(const worker *w, const fs_study_spec *o, const fs_shape *c, 
 /* The units never handed out, by configuration, on stderr. */
 static void never_handed(const fs_study_spec *o, const fs_shape *c, const unit *u, int from, int nu)
 {
-    if (!from) {
-        fprintf(stderr, "flashstudy: not run: all %d rows (no worker started)\n", nu);
-        return;
-    }
-    for (int i = from; i < nu; i++) {
+    if (!from)
+        fprintf(stderr, "flashstudy: not run: all %d rows (no worker started)\n", rows_of(o, u, 0, nu));
+    for (int i = from; from && i < nu; i++) {
         if (i > from && u[i].config == u[i - 1].config)
             continue;
-        int n = 0;
-        while (i + n < nu && u[i + n].config == u[i].config)
-            n++;
+        int j = i;
+        while (j < nu && u[j].config == u[i].config)
+            j++;
+        const int n = rows_of(o, u, i, j);
         char label[160];
         fs_config_label(&c[u[i].config], o->hot, label, sizeof label);
         fprintf(stderr, "flashstudy: not run, no worker left: %d variant%s at %s\n", n, n == 1 ? "" : "s", label);
     }
+}
+
+/* How each of the workers w[0..n) ended, said where it matters, its unit's
+ * rows that were not final written as not run. Returns the exit status:
+ * 1 where a worker died or rows were not run, else the workers' worst. */
+static int settle(worker *w, int n, int missing, const fs_study_spec *o, const fs_shape *c, const unit *u, int handed,
+                  int nu)
+{
+    int lost = missing, worst = 0;
+    char how[128];
+    for (int k = 0; k < n; k++) {
+        const int e = WIFEXITED(w[k].status) ? WEXITSTATUS(w[k].status) : 1;
+        worst = e != 130 && e > worst ? e : worst;
+        if (w[k].unit >= 0 && !stopping) {
+            not_run(&w[k], o, c, &u[w[k].unit]);
+            lost = 1;
+        } else if (!w[k].ready) {
+            fprintf(stderr, "flashstudy: the worker on GPU %d %s before it measured anything\n", w[k].ordinal,
+                    how_it_ended(w[k].status, how, sizeof how));
+        } else if (WIFSIGNALED(w[k].status) && !stopping) {
+            fprintf(stderr, "flashstudy: the worker on GPU %d %s\n", w[k].ordinal,
+                    how_it_ended(w[k].status, how, sizeof how));
+            lost = 1;
+        }
+    }
+    if (handed < nu && !stopping) {
+        never_handed(o, c, u, handed, nu);
+        lost = 1;
+    }
+    return lost ? 1 : worst;
 }
 
 /* The workers' run folders that hold rows merged into dir, then removed.
@@ -554,9 +627,9 @@ int fs_workers_study(const fs_study_spec *o, int argc, char **argv)
     fs_shape *configs;
     int nu;
     const int nc = fs_study_configs(o, &configs);
-    unit *units = order_units(o, configs, nc, &nu);
+    unit *units = order_units(o, configs, nc, nw, &nu);
     worker *w = fs_alloc_zero((size_t)nw, sizeof *w);
-    char *done = fs_alloc_zero((size_t)(nu ? nu : 1), 1), *dir = NULL, shards[FS_PATH_MAX], why[600];
+    char *dir = NULL, shards[FS_PATH_MAX], why[600];
     int status = 1;
     struct stat st;
     const int existed = o->out && !stat(o->out, &st);
@@ -581,7 +654,8 @@ int fs_workers_study(const fs_study_spec *o, int argc, char **argv)
             fprintf(stderr, "flashstudy: cannot create %s/shards: %s\n", dir, strerror(errno));
         goto out;
     }
-    printf("run folder: %s; %d rows over %d GPU%s, handed out one at a time\n", dir, nu, nw, nw == 1 ? "" : "s");
+    printf("run folder: %s; %d rows over %d GPU%s, each configuration's variants dealt among them\n", dir,
+           rows_of(o, units, 0, nu), nw, nw == 1 ? "" : "s");
 
     struct sigaction sa = {.sa_handler = forward}, pipe_before;
     sigemptyset(&sa.sa_mask);
@@ -610,35 +684,16 @@ int fs_workers_study(const fs_study_spec *o, int argc, char **argv)
         }
         started++;
     }
-    const int handed = hand_out(w, started, nu, done);
+    const int handed = hand_out(w, started, nu);
     sigaction(SIGINT, &before[0], NULL);
     sigaction(SIGTERM, &before[1], NULL);
     sigaction(SIGPIPE, &pipe_before, NULL);
 
-    int lost = started < nw, worst = 0;
-    for (int k = 0; k < started; k++) {
-        char how[128];
-        const int e = WIFEXITED(w[k].status) ? WEXITSTATUS(w[k].status) : 1;
-        worst = e != 130 && e > worst ? e : worst;
-        if (w[k].unit >= 0 && !stopping) {
-            not_run(&w[k], o, configs, &units[w[k].unit]);
-            lost = 1;
-        } else if (!w[k].ready) {
-            fprintf(stderr, "flashstudy: the worker on GPU %d %s before it measured anything\n", w[k].ordinal,
-                    how_it_ended(w[k].status, how, sizeof how));
-        } else if (WIFSIGNALED(w[k].status) && !stopping) {
-            fprintf(stderr, "flashstudy: the worker on GPU %d %s\n", w[k].ordinal, how_it_ended(w[k].status, how, sizeof how));
-            lost = 1;
-        }
-    }
-    if (handed < nu && !stopping) {
-        never_handed(o, configs, units, handed, nu);
-        lost = 1;
-    }
+    status = settle(w, started, started < nw, o, configs, units, handed, nu);
     if (merge_shards(w, started, dir, shards))
         status = 1;
-    else
-        status = stopping ? 130 : lost ? 1 : worst;
+    else if (stopping)
+        status = 130;
     if (stopping)
         printf("interrupted: every finished row is in %s/results.csv\n", dir);
 out:
@@ -647,7 +702,6 @@ out:
     if (dir && !existed && rmdir(dir) == 0)
         fprintf(stderr, "flashstudy: no worker measured anything; %s removed\n", dir);
     free(dir);
-    free(done);
     free(w);
     free(units);
     free(configs);

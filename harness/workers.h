@@ -8,15 +8,18 @@
 
 /* The study o (its shard) over the GPUs o->devices or, with
  * o->all_devices, every one CUDA shows. The parent process opens no GPU
- * (CUDA does not survive a fork): it hands out the rows, a variant at a
- * configuration, one at a time to whichever worker asks, the largest
- * configurations first, so that the GPUs finish together. Each worker sets
+ * (CUDA does not survive a fork): it hands out units of work, one at a time
+ * to whichever worker asks, the largest configurations first, so that the
+ * GPUs finish together. Each worker sets
  * CUDA_VISIBLE_DEVICES to its GPU before any CUDA call, measures its own
  * ceilings and writes DIR/shards/gpuN as `run` would. When all are done the
  * parent merges them into the run folder DIR and removes the shards.
  *
- * A worker that dies takes only the row it had in hand: the others' rows
- * and its own finished ones stay, and that row is written as failed, "not
+ * A unit is a configuration with a share of its variants: each
+ * configuration's variants are dealt round robin to as many units as there
+ * are workers (harness/workers.c says why). A worker that dies takes only
+ * the rows of its unit under way that were not final: the others' rows and
+ * its own finished ones stay, and those rows are written as failed, "not
  * run", saying why. SIGINT or SIGTERM (Ctrl-C) goes on to every worker: they
  * stop at their next step, and every finished row is merged; a second one
  * kills them at once. Returns the exit status as fs_study's.
@@ -25,8 +28,9 @@
  * GPUs and the workers are plain processes that touch no GPU and write a
  * made-up row per unit ("fake measurement" in its note);
  * FLASHSTUDY_FAKE_SECONDS=S makes each row take S seconds and
- * FLASHSTUDY_FAKE_DIE=U kills (SIGKILL) the worker handed unit U, the
- * U-th row handed out, from 0. */
+ * FLASHSTUDY_FAKE_DIE=U kills (SIGKILL) the worker handed the unit U (from
+ * 0, in the order they are handed out) once the unit's first row is
+ * written. */
 int fs_workers_study(const fs_study_spec *o, int argc, char **argv);
 
 #endif

@@ -111,30 +111,44 @@ static void queue_shares_rows(void **state)
     free(dev);
     assert_int_not_equal(access(path_of("three/shards"), F_OK), 0);
     char *out = said("stdout");
-    has(out, "run folder: one; 12 rows over 1 GPU, handed out one at a time\n");
+    has(out, "run folder: one; 12 rows over 1 GPU, each configuration's variants dealt among them\n");
     has(out, "12 rows of 1 GPU merged into one/results.csv\n");
     free(out);
 }
 
-/* The worker handed the fifth row is killed: that row is written as failed,
- * not run, and said on stderr; every other row is there and ok; exit 1. */
-static void dead_worker_loses_one_row(void **state)
+/* The worker handed the fifth unit (of 4 configurations x 2 workers: a
+ * configuration's 01_base and cudnn) is killed once 01_base's row is
+ * written: that row stays, cudnn's is written as failed, not run, and said
+ * on stderr; every other row is there and ok; exit 1. */
+static void dead_worker_loses_its_unit(void **state)
 {
     char *env[] = {"FLASHSTUDY_FAKE_GPUS=2", "FLASHSTUDY_FAKE_SECONDS=0.02", "FLASHSTUDY_FAKE_DIE=4", NULL};
     assert_int_equal(flashstudy(env, ARGS(SWEEP, "--devices", "all", "--out", "died")), 1);
     fs_table t = results_of("died");
     assert_int_equal(t.nrows, 12);
-    int failed = 0;
+    int failed = 0, at = -1;
     for (int i = 0; i < t.nrows; i++)
         if (strcmp(fs_table_get(&t, i, "status"), "ok")) {
             failed++;
+            at = i;
+            assert_string_equal(fs_table_get(&t, i, "variant"), "cudnn");
             has(fs_table_get(&t, i, "reason"), "not run: the worker on GPU ");
-            has(fs_table_get(&t, i, "reason"), " killed by signal 9 (Killed) while it measured this row");
+            has(fs_table_get(&t, i, "reason"), " killed by signal 9 (Killed) while it measured this configuration");
         }
     assert_int_equal(failed, 1);
+    /* Its unit's first row, at the same configuration, is there and ok. */
+    int first = -1;
+    for (int i = 0; i < t.nrows; i++)
+        if (!strcmp(fs_table_get(&t, i, "variant"), "01_base") &&
+            !strcmp(fs_table_get(&t, i, "seq"), fs_table_get(&t, at, "seq")) &&
+            !strcmp(fs_table_get(&t, i, "bm"), fs_table_get(&t, at, "bm")))
+            first = i;
+    assert_true(first >= 0);
+    assert_string_equal(fs_table_get(&t, first, "status"), "ok");
+    assert_string_equal(fs_table_get(&t, first, "device"), fs_table_get(&t, at, "device"));
     fs_table_free(&t);
     char *err = said("stdout.err");
-    has(err, " killed by signal 9 (Killed): not run: ");
+    has(err, " killed by signal 9 (Killed): not run: cudnn at B=2 N=");
     free(err);
 }
 
@@ -228,7 +242,7 @@ int main(int argc, char **argv)
     if (tk_scratch(argv[0], "workers", made, sizeof made) || !realpath(made, scratch))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(queue_shares_rows),        cmocka_unit_test(dead_worker_loses_one_row),
+        cmocka_unit_test(queue_shares_rows),        cmocka_unit_test(dead_worker_loses_its_unit),
         cmocka_unit_test(interrupt_keeps_finished_rows), cmocka_unit_test(devices_of_an_outer_list),
         cmocka_unit_test(bad_devices),              cmocka_unit_test(plan_of_devices),
     };
