@@ -130,7 +130,7 @@ static void *fake_open(const fs_study_spec *o, const char *dir, const char *tag,
     f->tag = tag;
     f->row = fs_alloc_zero((size_t)f->results.ncols, sizeof *f->row);
     f->seconds = getenv("FLASHSTUDY_FAKE_SECONDS") ? atof(getenv("FLASHSTUDY_FAKE_SECONDS")) : 0;
-    printf("%srun folder: %s (a fake GPU, CUDA_VISIBLE_DEVICES=%s)\n", tag, f->dir, getenv("CUDA_VISIBLE_DEVICES"));
+    printf("%srun folder: %s (a fake GPU)\n", tag, f->dir);
     fs_study_catch_signals();
     return f;
 }
@@ -245,6 +245,7 @@ static void worker_main(const fs_study_spec *o, const runner *run, const fs_shap
     setenv("CUDA_VISIBLE_DEVICES", visible, 1);
     setvbuf(stdout, NULL, _IOLBF, 0); /* the workers' lines whole, not in blocks */
     snprintf(tag, sizeof tag, "gpu %d: ", w->ordinal);
+    printf("%sworker process %d, CUDA_VISIBLE_DEVICES=%s\n", tag, (int)getpid(), visible);
     int status;
     void *s = run->open(o, w->dir, tag, w->ordinal, argc, argv, &status);
     if (!s)
