@@ -145,7 +145,10 @@ static int cmd_merge(const fs_options *o, int argc, char **argv)
     } else {
         for (int i = 0; i < o->nargs; i++)
             runs[i] = run_dir(o->args[i], bufs[i], sizeof bufs[i]);
-        rc = finish(fs_merge_new(runs, o->nargs, o->out, o->study.force, &rows, err, sizeof err), err);
+        char **order = fs_variant_ids(fs_variants, fs_variant_count); /* a configuration's rows as a run writes them */
+        rc = finish(fs_merge_new(runs, o->nargs, o->out, o->study.force, (const char *const *)order, &rows, err,
+                                 sizeof err), err);
+        free(order);
         if (!rc)
             printf("flashstudy: merged %d rows of %d run%s into %s\n", rows, o->nargs, o->nargs == 1 ? "" : "s", o->out);
     }

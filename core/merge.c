@@ -215,15 +215,21 @@ typedef struct {
     int gpu;           /* the GPU type's rank: the order its name is first met */
     const char *mode, *variant;
     double key[NNEST]; /* the nesting's values; a dtype by its index */
-    int step;          /* a step's number; -1 for a peer */
-    int peer;          /* a peer's rank: the order its name is first met */
+    int place;         /* the variant's place in a configuration's rows */
 } keyed;
 
-/* The order names are first met in: GPU types and peers. */
+/* The order names are first met in (GPU types, and variants that the order
+ * asked for lacks), and that order. */
 typedef struct {
-    const char **gpus, **peers;
-    int ngpu, npeer;
+    const char **gpus, **others;
+    int ngpu, nothers;
+    const char *const *order;
 } ranks;
+
+/* A variant's place: where the caller's order has it, else after them all
+ * in the order first met; without an order, a step by its number (an id
+ * that begins with digits: schema 4), then the peers as first met. */
+static int place_of(ranks *rk, const char *variant);
 
 static int cmp_num(double a, double b) { return (a > b) - (a < b); }
 
@@ -238,16 +244,14 @@ static int config_cmp(const keyed *a, const keyed *b)
     return c;
 }
 
-/* Then the variant: steps by number, then peers; then where it comes from,
- * so that a view's rows of one results row keep their order. */
+/* Then the variant; then where it comes from, so that a view's rows of
+ * one results row keep their order. */
 static int keyed_cmp(const void *x, const void *y)
 {
     const keyed *a = x, *b = y;
     int c = config_cmp(a, b);
     if (!c)
-        c = cmp_num(a->step < 0, b->step < 0);
-    if (!c)
-        c = a->step >= 0 ? cmp_num(a->step, b->step) : cmp_num(a->peer, b->peer);
+        c = cmp_num(a->place, b->place);
     if (!c)
         c = strcmp(a->variant, b->variant);
     if (!c)
@@ -264,6 +268,17 @@ static int rank(const char ***names, int *n, const char *name)
     *names = fs_realloc(*names, (size_t)(*n + 1) * sizeof **names);
     (*names)[*n] = name;
     return (*n)++;
+}
+
+static int place_of(ranks *rk, const char *variant)
+{
+    enum { LATER = 1 << 20 }; /* after every step number and every place of an order */
+    for (int i = 0; rk->order && rk->order[i]; i++)
+        if (!strcmp(rk->order[i], variant))
+            return i;
+    if (!rk->order && *variant >= '0' && *variant <= '9')
+        return atoi(variant);
+    return LATER + rank(&rk->others, &rk->nothers, variant);
 }
 
 static const fs_table *table_of(const run *r, int v) { return v < 0 ? &r->res : r->has_view[v] ? &r->view[v] : NULL; }
@@ -310,9 +325,7 @@ static keyed *sorted(const run *r, int n, int v, ranks *rk, int *total)
             k[m].gpu = rank(&rk->gpus, &rk->ngpu, d < 0 ? "" : cell(&r[i].dev, d, "name"));
             for (int c = 0; c < NNEST; c++)
                 k[m].key[c] = nest_value(t, j, nesting[c]);
-            /* A step's id is its number and slug, a peer's its name (schema 4). */
-            k[m].step = *k[m].variant >= '0' && *k[m].variant <= '9' ? atoi(k[m].variant) : -1;
-            k[m].peer = k[m].step < 0 ? rank(&rk->peers, &rk->npeer, k[m].variant) : 0;
+            k[m].place = place_of(rk, k[m].variant);
         }
     }
     qsort(k, (size_t)*total, sizeof *k, keyed_cmp);
@@ -363,11 +376,12 @@ static int write_table(const char *dir, const char *name, int schema, const fs_t
     return fs_table_write(path, schema, t, err, errlen);
 }
 
-int fs_merge(const char *const *runs, int n, const char *dir, int *rows, char *err, size_t errlen)
+int fs_merge(const char *const *runs, int n, const char *dir, const char *const *order, int *rows, char *err,
+             size_t errlen)
 {
     run *r = fs_alloc_zero((size_t)(n ? n : 1), sizeof *r);
     fs_table dev = {0}, res = {0}, view = {0};
-    ranks rk = {0};
+    ranks rk = {.order = order};
     int rc = 0;
     for (int i = 0; i < n && !rc; i++)
         rc = load(&r[i], runs[i], err, errlen);
@@ -404,14 +418,15 @@ int fs_merge(const char *const *runs, int n, const char *dir, int *rows, char *e
     fs_table_free(&dev);
     fs_table_free(&res);
     free(rk.gpus);
-    free(rk.peers);
+    free(rk.others);
     for (int i = 0; i < n; i++)
         run_free(&r[i]);
     free(r);
     return rc;
 }
 
-int fs_merge_new(const char *const *runs, int n, const char *out, int force, int *rows, char *err, size_t errlen)
+int fs_merge_new(const char *const *runs, int n, const char *out, int force, const char *const *order, int *rows,
+                 char *err, size_t errlen)
 {
     char target[FS_PATH_MAX], tmp[FS_PATH_MAX + 16];
     if (fs_path(target, sizeof target, out, NULL))
@@ -425,7 +440,7 @@ int fs_merge_new(const char *const *runs, int n, const char *out, int force, int
                            "files", target);
         if (!S_ISDIR(st.st_mode))
             return fs_fail(err, errlen, "%s exists and is not a folder", target);
-        return fs_merge(runs, n, target, rows, err, errlen);
+        return fs_merge(runs, n, target, order, rows, err, errlen);
     }
     snprintf(tmp, sizeof tmp, "%s.merge-XXXXXX", target);
     if (!mkdtemp(tmp))
@@ -433,7 +448,7 @@ int fs_merge_new(const char *const *runs, int n, const char *out, int force, int
     const mode_t mask = umask(0);
     umask(mask);
     chmod(tmp, 0777 & ~mask); /* as mkdir would have made it, not mkdtemp's 0700 */
-    int rc = fs_merge(runs, n, tmp, rows, err, errlen);
+    int rc = fs_merge(runs, n, tmp, order, rows, err, errlen);
     if (!rc && rename(tmp, target))
         rc = fs_fail(err, errlen, "cannot rename %s to %s: %s", tmp, target, strerror(errno));
     char why[600];

@@ -33,6 +33,16 @@ void fs_config_label(const fs_shape *c, int hot, char *buf, size_t len)
              hot ? "hot" : "cold");
 }
 
+char **fs_variant_ids(const fs_variant *const *v, int n)
+{
+    enum { ID = 64 };
+    char **ids = fs_alloc((size_t)(n + 1) * sizeof *ids + (size_t)n * ID), *text = (char *)(ids + n + 1);
+    for (int i = 0; i < n; i++)
+        ids[i] = (char *)fs_variant_id(v[i], text + (size_t)i * ID, ID);
+    ids[n] = NULL;
+    return ids;
+}
+
 int fs_study_plan(const fs_study_spec *o, FILE *out)
 {
     fs_shape *c;

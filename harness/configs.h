@@ -24,6 +24,10 @@ int fs_shard_has(const fs_study_spec *o, int i);
  * name of a configuration. */
 void fs_config_label(const fs_shape *c, int hot, char *buf, size_t len);
 
+/* The ids of the variants v[0..n), NULL-terminated, in one allocation (free
+ * it): the order of a configuration's rows, as core/merge.h takes it. */
+char **fs_variant_ids(const fs_variant *const *v, int n);
+
 /* `--plan`: the configurations o's shard would run, one a line with its
  * index in the list, then a line "plan: ..." with how many configurations
  * and rows. Opens no device and writes no file. Returns 0. */

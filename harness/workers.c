@@ -578,9 +578,10 @@ static int settle(worker *w, int n, int missing, const fs_study_spec *o, const f
     return lost ? 1 : worst;
 }
 
-/* The workers' run folders that hold rows merged into dir, then removed.
- * Returns 0, or 1 (said). */
-static int merge_shards(const worker *w, int nw, const char *dir, const char *shards)
+/* The workers' run folders that hold rows merged into dir, then removed,
+ * each configuration's rows in the spec's order of variants. Returns 0, or
+ * 1 (said). */
+static int merge_shards(const fs_study_spec *o, const worker *w, int nw, const char *dir, const char *shards)
 {
     const char **in = fs_alloc((size_t)(nw ? nw : 1) * sizeof *in);
     char path[FS_PATH_MAX], err[1024];
@@ -593,7 +594,9 @@ static int merge_shards(const worker *w, int nw, const char *dir, const char *sh
             fs_table_free(&t);
         }
     }
-    int rc = n ? fs_merge(in, n, dir, &rows, err, sizeof err) : 0;
+    char **order = fs_variant_ids(o->variants, o->nvariants);
+    int rc = n ? fs_merge(in, n, dir, (const char *const *)order, &rows, err, sizeof err) : 0;
+    free(order);
     free(in);
     if (rc) {
         fprintf(stderr, "flashstudy: %s; the workers' run folders stay in %s (flashstudy merge %s/* --out NEW "
@@ -691,7 +694,7 @@ int fs_workers_study(const fs_study_spec *o, int argc, char **argv)
     sigaction(SIGPIPE, &pipe_before, NULL);
 
     status = settle(w, started, started < nw, o, configs, units, handed, nu);
-    if (merge_shards(w, started, dir, shards))
+    if (merge_shards(o, w, started, dir, shards))
         status = 1;
     else if (stopping)
         status = 130;

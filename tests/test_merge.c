@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "configs.h"
 #include "merge.h"
 #include "report.h"
 #include "rundata.h"
@@ -113,12 +114,15 @@ static int count(const char *text, const char *what)
     return n;
 }
 
+/* Merged as `flashstudy merge` does: a configuration's rows in registry
+ * order. */
 static void merge_ok(const char *const *runs, int n, const char *out, int want_rows)
 {
-    char err[1024] = "";
+    char err[1024] = "", **order = fs_variant_ids(fs_variants, fs_variant_count);
     int rows = -1;
-    if (fs_merge_new(runs, n, out, 0, &rows, err, sizeof err))
+    if (fs_merge_new(runs, n, out, 0, (const char *const *)order, &rows, err, sizeof err))
         fail_msg("merge into %s: %s", out, err);
+    free(order);
     assert_int_equal(rows, want_rows);
 }
 
@@ -261,12 +265,57 @@ static void columns_of_some_runs(void **state)
     fs_table_free(&t);
 }
 
+/* The fixture's 00 and 01 made the peers cublas and cudnn, in that order:
+ * merged with the registry's order a configuration's rows end cudnn,
+ * cublas, as a run writes them; without an order the peers come as met. */
+static int row_with(const fs_table *t, const char *variant, int seq)
+{
+    for (int i = 0; i < t->nrows; i++)
+        if (!strcmp(fs_table_get(t, i, "variant"), variant) && fs_table_num(t, i, "seq") == seq)
+            return i;
+    return -1;
+}
+
+static void order_of_variants(void **state)
+{
+    char err[1024];
+    assert_int_equal(mkdir(path_of("peers"), 0755), 0);
+    copy_rows(FIXTURE "/device.csv", path_of("peers/device.csv"), 0, NULL, 0, NULL, NULL, 0);
+    fs_table t;
+    assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &t, err, sizeof err), 0);
+    for (int i = 0; i < t.nrows; i++) {
+        const char *v = fs_table_get(&t, i, "variant"), *peer = !strncmp(v, "00_", 3) ? "cublas"
+                                                              : !strncmp(v, "01_", 3) ? "cudnn" : NULL;
+        for (int k = 0; peer && k < 3; k++) {
+            char **cell = &t.cells[(size_t)i * t.ncols + fs_table_col(&t, (const char *[]){"variant", "slug", "kind"}[k])];
+            free(*cell);
+            *cell = strdup(k == 2 ? "peer" : peer);
+        }
+    }
+    assert_int_equal(fs_table_write(path_of("peers/results.csv"), 1, &t, err, sizeof err), 0);
+    fs_table_free(&t);
+    const char *runs[] = {path_of("peers")};
+    merge_ok(runs, 1, path_of("registry"), 12);
+    assert_int_equal(fs_merge_new(runs, 1, path_of("as-met"), 0, NULL, NULL, err, sizeof err), 0);
+    fs_table a, b;
+    assert_int_equal(fs_table_read(path_of("registry/results.csv"), 1, &a, err, sizeof err), 0);
+    assert_int_equal(fs_table_read(path_of("as-met/results.csv"), 1, &b, err, sizeof err), 0);
+    for (int seq = 1024; seq <= 2048; seq *= 2) {
+        assert_int_equal(row_with(&a, "cudnn", seq) + 1, row_with(&a, "cublas", seq));
+        assert_int_equal(row_with(&a, "05_fp32_state", seq) + 1, row_with(&a, "cudnn", seq));
+        assert_int_equal(row_with(&b, "cublas", seq) + 1, row_with(&b, "cudnn", seq));
+        assert_int_equal(row_with(&b, "05_fp32_state", seq) + 1, row_with(&b, "cublas", seq));
+    }
+    fs_table_free(&a);
+    fs_table_free(&b);
+}
+
 /* Every refusal: one sentence naming the files and rows, and nothing made
  * (neither the folder nor the one beside it that is renamed into place). */
 static void refused(const char *const *runs, int n, const char *out, const char *says)
 {
     char err[1024] = "";
-    assert_int_equal(fs_merge_new(runs, n, path_of(out), 0, NULL, err, sizeof err), -1);
+    assert_int_equal(fs_merge_new(runs, n, path_of(out), 0, NULL, NULL, err, sizeof err), -1);
     if (!strstr(err, says))
         fail_msg("merge said \"%s\", not \"%s\"", err, says);
     char cmd[1200];
@@ -323,13 +372,13 @@ static void existing_out(void **state)
     tk_spit(path_of("taken/notes.txt"), "mine\n");
     const char *runs[] = {path_of("e1024")};
     char err[1024] = "";
-    assert_int_equal(fs_merge_new(runs, 1, path_of("taken/"), 0, NULL, err, sizeof err), -1);
+    assert_int_equal(fs_merge_new(runs, 1, path_of("taken/"), 0, NULL, NULL, err, sizeof err), -1);
     has(err, "taken already exists; choose a new folder, or pass --force to replace its files");
     char *text = tk_slurp(path_of("taken/results.csv"), NULL);
     assert_string_equal(text, "an earlier run\n");
     free(text);
     int rows = 0;
-    assert_int_equal(fs_merge_new(runs, 1, path_of("taken"), 1, &rows, err, sizeof err), 0);
+    assert_int_equal(fs_merge_new(runs, 1, path_of("taken"), 1, NULL, &rows, err, sizeof err), 0);
     assert_int_equal(rows, 6);
     text = tk_slurp(path_of("taken/notes.txt"), NULL);
     assert_string_equal(text, "mine\n");
@@ -348,6 +397,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(shards_of_one_gpu), cmocka_unit_test(two_gpus_of_one_type),
         cmocka_unit_test(two_gpu_types),     cmocka_unit_test(columns_of_some_runs),
         cmocka_unit_test(refusals),          cmocka_unit_test(existing_out),
+        cmocka_unit_test(order_of_variants),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
