@@ -1,7 +1,8 @@
 /* A sweep split up: the one list of configurations and its order, the
- * shards (--shard K/N) that partition it alike on every machine, and
- * --plan, which prints a shard's configurations without a GPU and without
- * writing anything. */
+ * shards (--shard K/N) that partition it alike on every machine, --plan,
+ * which prints a shard's configurations without a GPU and without writing
+ * anything, and the commands that put the parts together again, merge and
+ * compare, on the command line. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,7 +21,7 @@
 
 #define ARGS(...) ((char *[]){__VA_ARGS__, NULL})
 
-static char binary[4096], scratch[4096];
+static char binary[4096], scratch[4096], fixture[4200];
 
 static int parse(fs_command cmd, char **argv, fs_options *o, char *err, size_t errlen)
 {
@@ -184,6 +185,35 @@ static void plan_creates_nothing(void **state)
     assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* `merge` and `compare` of one run as the command line has them. */
+static void merge_command(void **state)
+{
+    char out[4200], path[4300];
+    snprintf(out, sizeof out, "%s/stdout", scratch);
+    assert_int_equal(flashstudy(out, ARGS("merge", "--out", "m")), 2);
+    char *err = tk_slurp(strcat(strcpy(path, out), ".err"), NULL);
+    assert_non_null(strstr(err, "`merge` needs the run folders to merge (usage: flashstudy merge RUN... --out DIR"));
+    free(err);
+    assert_int_equal(flashstudy(out, ARGS("merge", fixture)), 2);
+    err = tk_slurp(path, NULL);
+    assert_non_null(strstr(err, "`merge` needs --out DIR, the merged run's folder"));
+    free(err);
+    assert_int_equal(flashstudy(out, ARGS("merge", fixture, "--out", "m")), 0);
+    char *text = tk_slurp(out, NULL);
+    assert_string_equal(text, "flashstudy: merged 12 rows of 1 run into m\n");
+    free(text);
+    assert_int_equal(flashstudy(out, ARGS("merge", fixture, "--out", "m")), 2);
+    err = tk_slurp(path, NULL);
+    assert_non_null(strstr(err, "--out m already exists; choose a new folder, or pass --force"));
+    free(err);
+    assert_int_equal(flashstudy(out, ARGS("merge", fixture, "--out", "m", "--force")), 0);
+    assert_int_equal(flashstudy(out, ARGS("compare", "m", "--out", "c.md")), 1);
+    err = tk_slurp(path, NULL);
+    assert_non_null(strstr(err, "m holds rows of one GPU type (NVIDIA H200): compare it with a second run"));
+    free(err);
+    assert_int_equal(flashstudy(out, ARGS("compare", "m", fixture, "--out", "c.md")), 0);
+}
+
 int main(int argc, char **argv)
 {
     char self[4096], path[4200];
@@ -196,10 +226,14 @@ int main(int argc, char **argv)
     char made[4096];
     if (tk_scratch(argv[0], "sweeps", made, sizeof made) || !realpath(made, scratch)) /* absolute: commands run in it */
         return 1;
+    if (!realpath("tests/fixtures/run", fixture)) {
+        fprintf(stderr, "test_sweeps: run it from the repository's root\n");
+        return 1;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(configs_in_loop_order), cmocka_unit_test(shards_partition),
         cmocka_unit_test(shard_option),          cmocka_unit_test(plan_of_a_shard),
-        cmocka_unit_test(plan_creates_nothing),
+        cmocka_unit_test(plan_creates_nothing),  cmocka_unit_test(merge_command),
     };
     return tk_done(scratch, cmocka_run_group_tests(tests, NULL, NULL));
 }
