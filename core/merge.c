@@ -226,10 +226,6 @@ typedef struct {
     const char *const *order;
 } ranks;
 
-/* A variant's place: where the caller's order has it, else after them all
- * in the order first met; without an order, a step by its number (an id
- * that begins with digits: schema 4), then the peers as first met. */
-static int place_of(ranks *rk, const char *variant);
 
 static int cmp_num(double a, double b) { return (a > b) - (a < b); }
 
@@ -270,6 +266,9 @@ static int rank(const char ***names, int *n, const char *name)
     return (*n)++;
 }
 
+/* A variant's place: where the caller's order has it, else after them all
+ * in the order first met; without an order, a step by its number (an id
+ * that begins with digits: schema 4), then the peers as first met. */
 static int place_of(ranks *rk, const char *variant)
 {
     enum { LATER = 1 << 20 }; /* after every step number and every place of an order */
