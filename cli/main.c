@@ -1,15 +1,19 @@
 /* flashstudy COMMAND [options]: parses the command line (options.c) and
  * hands it to the command's function. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "configs.h"
 #include "files.h"
+#include "merge.h"
 #include "metrics.h"
 #include "options.h"
 #include "report.h"
 #include "study.h"
 #include "table.h"
 #include "variant.h"
+#include "workers.h"
 
 #define FS_VERSION "1.0"
 
@@ -96,8 +100,8 @@ static int cmd_report(const fs_options *o, int argc, char **argv)
 static int cmd_compare(const fs_options *o, int argc, char **argv)
 {
     char a[4096], b[4096], err[1024];
-    const char *run_a = run_arg(o, 0, a, sizeof a), *run_b = run_arg(o, 1, b, sizeof b);
-    if (check_run(run_a) || check_run(run_b))
+    const char *run_a = run_arg(o, 0, a, sizeof a), *run_b = o->nargs > 1 ? run_arg(o, 1, b, sizeof b) : NULL;
+    if (check_run(run_a) || (run_b && check_run(run_b)))
         return 1;
     return finish(fs_compare_write(run_a, run_b, o->out, err, sizeof err), err);
 }
@@ -120,11 +124,42 @@ static int cmd_hotspots(const fs_options *o, int argc, char **argv)
     return finish(fs_hotspots_print(run, o->top, stdout, err, sizeof err), err);
 }
 
-static int cmd_study(const fs_options *o, int argc, char **argv) { return fs_study(&o->study, argc, argv); }
+static int cmd_merge(const fs_options *o, int argc, char **argv)
+{
+    char err[1024];
+    const char **runs = malloc((size_t)o->nargs * sizeof *runs);
+    char (*bufs)[4096] = malloc((size_t)o->nargs * sizeof *bufs);
+    int rows = 0, rc = 1;
+    if (!runs || !bufs) {
+        fprintf(stderr, "flashstudy: out of memory\n");
+    } else {
+        for (int i = 0; i < o->nargs; i++)
+            runs[i] = fs_run_folder(o->args[i], bufs[i], sizeof bufs[i]);
+        char **order = fs_variant_ids(fs_variants, fs_variant_count); /* a configuration's rows as a run writes them */
+        rc = finish(fs_merge_new(runs, o->nargs, o->out, o->study.force, (const char *const *)order, &rows, err,
+                                 sizeof err), err);
+        free(order);
+        if (!rc)
+            printf("flashstudy: merged %d rows of %d run%s into %s\n", rows, o->nargs, o->nargs == 1 ? "" : "s", o->out);
+    }
+    free(runs);
+    free(bufs);
+    return rc;
+}
+
+static int cmd_study(const fs_options *o, int argc, char **argv)
+{
+    if (o->study.plan)
+        return fs_study_plan(&o->study, stdout);
+    if (o->study.all_devices || o->study.devices.n)
+        return fs_workers_study(&o->study, argc, argv);
+    return fs_study(&o->study, argc, argv);
+}
 
 static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
     [FS_CMD_LIST] = cmd_list,       [FS_CMD_METRICS] = cmd_metrics, [FS_CMD_RUN] = cmd_study,
-    [FS_CMD_SWEEP] = cmd_study,      [FS_CMD_REPORT] = cmd_report,   [FS_CMD_COMPARE] = cmd_compare,
+    [FS_CMD_SWEEP] = cmd_study,      [FS_CMD_MERGE] = cmd_merge,     [FS_CMD_REPORT] = cmd_report,
+    [FS_CMD_COMPARE] = cmd_compare,
     [FS_CMD_PLOTS] = cmd_plots,     [FS_CMD_HOTSPOTS] = cmd_hotspots,
 };
 

@@ -25,8 +25,11 @@ static const struct {
     [FS_CMD_RUN] = {"run", "run [options]", "validate, time and profile every variant at one configuration"},
     [FS_CMD_SWEEP] = {"sweep", "sweep [options]",
                       "the same over every combination of comma-separated sizes, into one run folder"},
+    [FS_CMD_MERGE] = {"merge", "merge RUN... --out DIR [--force]",
+                      "one run folder from several (a sweep's shards, runs on other GPUs): every row keeps its GPU"},
     [FS_CMD_REPORT] = {"report", "report [RUN] [--out FILE|--readme]", "markdown report of a run: a folder or a run id under results/ (default: the newest full run)"},
-    [FS_CMD_COMPARE] = {"compare", "compare RUN_A RUN_B [--out FILE]", "two runs side by side, B over A"},
+    [FS_CMD_COMPARE] = {"compare", "compare RUN_A [RUN_B] [--out FILE]",
+                        "two runs side by side, B over A; or one run's GPU types side by side (a merge)"},
     [FS_CMD_PLOTS] = {"plots", "plots [RUN] [--out DIR]", "gnuplot charts of a run: a folder or a run id under results/ (default: the newest full run)"},
     [FS_CMD_HOTSPOTS] = {"hotspots", "hotspots [RUN] [--top N]",
                          "a run's hottest source lines per variant with their stall reasons (a run made with --hotspots)"},
@@ -219,6 +222,53 @@ static int set_dtype(fs_options *o, const spec *s, const char *value, char *err,
     }
 }
 
+/* --shard K/N: K counts from 0, as Slurm's array ids do by default. */
+static int set_shard(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    const char *slash = strchr(value, '/');
+    char k[32];
+    int n;
+    if (!slash || (size_t)(slash - value) >= sizeof k)
+        return fs_fail(err, errlen, "%s takes K/N, shard K of N counting from 0 (such as 0/4), not \"%s\"", s->name,
+                       value);
+    snprintf(k, sizeof k, "%.*s", (int)(slash - value), value);
+    if (!*k || strspn(k, "0123456789") != strlen(k) || strlen(k) > 9 ||
+        parse_positive(s->name, slash + 1, &n, err, errlen))
+        return fs_fail(err, errlen, "%s takes K/N, shard K of N counting from 0 (such as 0/4), not \"%s\"", s->name,
+                       value);
+    o->study.shard_k = atoi(k);
+    o->study.shard_n = n;
+    if (o->study.shard_k >= n)
+        return fs_fail(err, errlen, "%s %s: K counts from 0, so it must be less than N (0/%d to %d/%d)", s->name,
+                       value, n, n - 1, n);
+    return 0;
+}
+
+/* --devices all, or CUDA device ordinals 0,1,... */
+static int set_devices(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    fs_ints *list = &o->study.devices;
+    list->n = 0;
+    o->study.all_devices = !strcmp(value, "all");
+    if (o->study.all_devices)
+        return 0;
+    for (const char *item = value;; item += strcspn(item, ",") + 1) {
+        const size_t len = strcspn(item, ",");
+        if (!len || len > 4 || strspn(item, "0123456789") < len)
+            return fs_fail(err, errlen, "%s takes all or CUDA device numbers from 0, comma-separated (such as "
+                           "0,1), not \"%s\"", s->name, value);
+        if (list->n == FS_LIST_MAX)
+            return fs_fail(err, errlen, "%s lists more than %d devices", s->name, FS_LIST_MAX);
+        const int d = atoi(item);
+        for (int i = 0; i < list->n; i++)
+            if (list->v[i] == d)
+                return fs_fail(err, errlen, "%s lists device %d twice", s->name, d);
+        list->v[list->n++] = d;
+        if (!item[len])
+            return 0;
+    }
+}
+
 static int set_mode(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
 {
     if (strcmp(value, "cold") && strcmp(value, "hot"))
@@ -360,9 +410,17 @@ static const spec specs[] = {
      "hot source lines: one more launch a variant under PC sampling, stall reasons per line (hotspots.csv)"},
     {"--timeline", NULL, STUDY, set_flag, AT(study.timeline), 1,
      "counters over time: one more launch a variant under PM sampling (timeline.csv)"},
-    {"--force", NULL, STUDY, set_flag, AT(study.force), 1, "allow an existing --out folder"},
-    {"--out", "PATH", STUDY | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
-     "run: the run folder (default results/<date>-<gpu>); report, compare: the markdown file; plots: the folder"},
+    {"--plan", NULL, STUDY, set_flag, AT(study.plan), 1,
+     "print the configurations the run (its shard) would measure and how many rows; no GPU, no run folder"},
+    {"--shard", "K/N", C(SWEEP), set_shard, 0, 0,
+     "sweep: only configuration i of the list where i mod N = K (K from 0); every machine splits alike"},
+    {"--devices", "LIST|all", STUDY, set_devices, 0, 0,
+     "one worker process per GPU (CUDA device numbers, or all), sharing the rows; their run folders merged"},
+    {"--force", NULL, STUDY | C(MERGE), set_flag, AT(study.force), 1,
+     "allow an existing --out folder (merge: replace the files it writes there)"},
+    {"--out", "PATH", STUDY | C(MERGE) | C(REPORT) | C(COMPARE) | C(PLOTS), set_path, AT(out), 0,
+     "run: the run folder (default results/<date>-<gpu>); merge: the merged run's folder (needed); report, "
+     "compare: the markdown file; plots: the folder"},
     {"--top", "N", C(HOTSPOTS), set_top, AT(top), 0, "hotspots: lines shown per variant (default 10)"},
     {"--markdown", NULL, C(LIST), set_flag, AT(markdown), 1, "list: a markdown table"},
     {"--ids", NULL, C(LIST), set_flag, AT(ids), 1, "list: one id a line, for scripts"},
@@ -485,7 +543,10 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         o->study.variants[i] = fs_variants[i];
     o->study.nvariants = fs_variant_count;
 
-    const int max_args = cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS || cmd == FS_CMD_HOTSPOTS ? 1 : 0;
+    const int max_args = cmd == FS_CMD_MERGE ? argc : cmd == FS_CMD_COMPARE ? 2 : cmd == FS_CMD_REPORT || cmd == FS_CMD_PLOTS || cmd == FS_CMD_HOTSPOTS ? 1 : 0;
+    o->args = malloc(((size_t)max_args + 1) * sizeof *o->args);
+    if (!o->args)
+        return fs_fail(err, errlen, "out of memory");
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2)) {
@@ -515,12 +576,19 @@ int fs_options_parse(fs_command cmd, int argc, char **argv, fs_options *o, char 
         if (s->set(o, s, value, err, errlen))
             return -1;
     }
-    if (cmd == FS_CMD_COMPARE && o->nargs != 2)
-        return fs_fail(err, errlen, "`compare` needs two run folders (usage: flashstudy %s)", commands[cmd].synopsis);
+    if (cmd == FS_CMD_COMPARE && o->nargs < 1)
+        return fs_fail(err, errlen, "`compare` needs a run folder, or two (usage: flashstudy %s)",
+                       commands[cmd].synopsis);
     if (o->markdown && o->ids)
         return fs_fail(err, errlen, "--markdown and --ids are two different listings: choose one");
     if (o->readme && o->out)
         return fs_fail(err, errlen, "--readme prints the README's tables to stdout; --out names the report's file");
+    if (cmd == FS_CMD_MERGE && (!o->nargs || !o->out))
+        return fs_fail(err, errlen, "`merge` needs %s (usage: flashstudy %s)",
+                       o->nargs ? "--out DIR, the merged run's folder" : "the run folders to merge",
+                       commands[cmd].synopsis);
+    if (cmd == FS_CMD_MERGE)
+        return check_out(o, err, errlen);
     o->study.sweep = cmd == FS_CMD_SWEEP;
     o->study.out = o->out;
     return cmd == FS_CMD_RUN || cmd == FS_CMD_SWEEP ? check_study(o, err, errlen) : 0;
@@ -532,7 +600,9 @@ void fs_options_free(fs_options *o)
         free(o->study.metrics[i]);
     free(o->study.metrics);
     free(o->study.variants);
+    free(o->args);
     o->study.metrics = NULL;
     o->study.variants = NULL;
+    o->args = NULL;
     o->study.nmetrics = 0;
 }

@@ -12,6 +12,7 @@ typedef enum {
     FS_CMD_METRICS,
     FS_CMD_RUN,
     FS_CMD_SWEEP,
+    FS_CMD_MERGE,
     FS_CMD_REPORT,
     FS_CMD_COMPARE,
     FS_CMD_PLOTS,
@@ -22,13 +23,13 @@ typedef enum {
 typedef struct {
     fs_command cmd;
     fs_study_spec study;          /* run, sweep */
-    /* run, sweep: the run folder; report, compare: the markdown file; plots: the folder */
+    /* run, sweep, merge: the run folder; report, compare: the markdown file; plots: the folder */
     const char *out;
     /* list --markdown, list --ids, metrics --names, report --readme */
     int markdown, ids, names, readme;
     int top;                      /* hotspots: lines shown per variant */
-    /* report [RUN], compare RUN_A RUN_B, plots [RUN], hotspots [RUN] */
-    const char *args[2];
+    /* report [RUN], compare RUN_A RUN_B, plots [RUN], hotspots [RUN], merge RUN... */
+    const char **args;
     int nargs;
 } fs_options;
 

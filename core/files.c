@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -203,6 +204,19 @@ void fs_out_abort(FILE *f)
         unlink(slots[s].tmp);
     slots[s].live = 0;
     slots[s].f = NULL;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+int fs_remove_tree(const char *dir, char *err, size_t errlen)
+{
+    /* Depth first, so that a folder is empty when its turn comes. */
+    if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS))
+        return fs_fail(err, errlen, "cannot remove %s: %s", dir, strerror(errno));
+    return 0;
 }
 
 /* unlink, signal and raise are async-signal-safe. */

@@ -37,4 +37,8 @@ void fs_out_abort(FILE *f);
  * they would have. */
 void fs_out_signals(void);
 
+/* Removes the folder dir and everything in it, links as links (never what
+ * they point to). 0, or -1 with err. */
+int fs_remove_tree(const char *dir, char *err, size_t errlen);
+
 #endif

@@ -49,7 +49,8 @@
     X(PROFILE_PASSES, "profile_passes", "replay passes the profiler needed for the metric set")        \
     X(PROFILE_S, "profile_s", "wall seconds of the shape's counter session, shared by its variants") \
     X(CODE, "code", "the code the variant's own kernels ran: machine code (sm_90, sm_90a) or PTX the driver JIT-compiled (compute_90 JIT); empty for a library's") \
-    X(LIBRARY, "library", "a peer's library as it ran: name, version, file, engine (empty for the chain's kernels)")
+    X(LIBRARY, "library", "a peer's library as it ran: name, version, file, engine (empty for the chain's kernels)") \
+    X(DEVICE, "device", "the GPU that measured the row: its row in device.csv (the GPU's name as a slug and the first 8 hex digits of its UUID)")
 
 #define FS_COL_ENUM(id, name, desc) FS_COL_##id,
 enum { FS_RESULT_COLUMNS(FS_COL_ENUM) FS_COL_COUNT };
@@ -61,10 +62,50 @@ typedef struct {
 
 extern const fs_column fs_result_columns[FS_COL_COUNT];
 
+/* device.csv: one row per GPU that measured rows of the run, these columns.
+ * X(id, column, kind, description); kind FS_DEV_SAME: what the GPU is and how
+ * its rows were timed, which two runs on one GPU must agree on; FS_DEV_RUN:
+ * what one run did and measured on it. */
+enum { FS_DEV_SAME, FS_DEV_RUN };
+#define FS_DEVICE_COLUMNS(X)                                                                                 \
+    X(ID, "device", FS_DEV_SAME, "the GPU's id, which results.csv's device column names")                   \
+    X(NAME, "name", FS_DEV_SAME, "the GPU's name")                                                           \
+    X(CC, "cc", FS_DEV_SAME, "compute capability")                                                           \
+    X(SMS, "sms", FS_DEV_SAME, "streaming multiprocessors")                                                  \
+    X(L2, "l2_bytes", FS_DEV_SAME, "L2 cache")                                                               \
+    X(SMEM_OPTIN, "smem_optin_bytes", FS_DEV_SAME, "shared memory a block may opt in to")                    \
+    X(MEM, "mem_bytes", FS_DEV_SAME, "device memory")                                                        \
+    X(DRIVER, "driver", FS_DEV_SAME, "the driver's version")                                                 \
+    X(RUNTIME, "runtime", FS_DEV_SAME, "the CUDA runtime's version")                                         \
+    X(CUPTI, "cupti", FS_DEV_SAME, "CUPTI's version")                                                        \
+    X(DATE, "date", FS_DEV_RUN, "when the run started, UTC")                                                 \
+    X(RUN_ID, "run_id", FS_DEV_RUN, "the run folder that measured it")                                       \
+    X(COMMAND, "command", FS_DEV_RUN, "the run's command line")                                              \
+    X(SM_START, "sm_clock_start_mhz", FS_DEV_RUN, "SM clock after the ceilings, MHz")                        \
+    X(SM_END, "sm_clock_end_mhz", FS_DEV_RUN, "SM clock at the run's end, MHz")                              \
+    X(MEM_START, "mem_clock_start_mhz", FS_DEV_RUN, "memory clock after the ceilings, MHz")                  \
+    X(MEM_END, "mem_clock_end_mhz", FS_DEV_RUN, "memory clock at the run's end, MHz")                        \
+    X(COPY, "copy_bytes_per_s", FS_DEV_RUN, "measured device-to-device copy, bytes read plus written")       \
+    X(MMA, "mma_flop_per_s", FS_DEV_RUN, "measured mma.sync fp16 throughput")                                \
+    X(TIMING_RULE, "timing_rule", FS_DEV_SAME, "the stopping rule of the timing")                            \
+    X(NOTES, "notes", FS_DEV_RUN, "how the numbers were obtained, what was not")
+
+#define FS_DEV_ENUM(id, name, kind, desc) FS_DEV_##id,
+enum { FS_DEVICE_COLUMNS(FS_DEV_ENUM) FS_DEV_COUNT };
+#undef FS_DEV_ENUM
+
+typedef struct {
+    const char *name;
+    int kind;
+    const char *description;
+} fs_device_column;
+
+extern const fs_device_column fs_device_columns[FS_DEV_COUNT];
+
 /* The views inside a kernel (`run --hotspots --timeline`): every row of
  * inside.csv, hotspots.csv and timeline.csv begins with these results.csv
- * columns (the variant, the mode, the shape asked for), which tie it to its
- * row; then inside.csv's and hotspots.csv's own columns (NULL-terminated),
+ * columns (the variant, the mode, the shape asked for, the device), which
+ * tie it to its row; then inside.csv's and hotspots.csv's own columns (NULL-terminated),
  * and timeline.csv's: t_s, dt_s, then fs_timeline_metrics' columns. Written
  * by harness/study.c, read by reports/inside.c. */
 extern const int fs_inside_keys[];

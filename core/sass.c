@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sass.h"
+#include "alloc.h"
 #include "fail.h"
 #include "files.h"
 
@@ -234,11 +235,12 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
     return nv;
 }
 
-/* Copies the kernels of one dump that the run launched: architecture arch,
- * an fsNN_ name, one of the instances. Each kept kernel runs from its
- * "Function :" line to the next kernel, section or fatbin; its section's
- * "code for" line goes first. */
-static void copy_kernels(FILE *in, FILE *out, const char *arch, const fss_instance *inst, int n)
+/* Copies the kernels of a dump (or of a run's sass.txt) that keep(ctx,
+ * section, name) wants: section the architecture ("sm_90"), name the rest of
+ * the "Function :" line. Each kept kernel runs from that line to the next
+ * kernel, section or fatbin; its section's "code for" line goes first. */
+static void copy_kernels(FILE *in, FILE *out, int (*keep_kernel)(void *ctx, const char *section, const char *name),
+                         void *ctx)
 {
     char line[4096], here[32] = "";
     int keep = 0, section_written = 0;
@@ -254,16 +256,30 @@ static void copy_kernels(FILE *in, FILE *out, const char *arch, const fss_instan
             continue;
         }
         if (!strncmp(s, "Function : ", 11)) {
-            kernel k;
-            template_args(s + 11, &k);
-            k.variant = variant_of(s + 11);
-            keep = same_arch(here, arch) && k.variant >= 0 && launched(&k, inst, n);
+            keep = keep_kernel(ctx, here, s + 11);
             if (keep && !section_written++)
                 fprintf(out, "\tcode for %s\n", here);
         }
         if (keep)
             fputs(line, out);
     }
+}
+
+/* What a run launched: architecture arch, an fsNN_ name, one of the
+ * instances. */
+typedef struct {
+    const char *arch;
+    const fss_instance *inst;
+    int n;
+} launches;
+
+static int launched_kernel(void *ctx, const char *section, const char *name)
+{
+    const launches *l = ctx;
+    kernel k;
+    template_args(name, &k);
+    k.variant = variant_of(name);
+    return same_arch(section, l->arch) && k.variant >= 0 && launched(&k, l->inst, l->n);
 }
 
 /* The folder of the running executable. */
@@ -312,8 +328,53 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
             fs_out_abort(out);
             return fs_fail(why, whylen, "cannot read %s: %s", src, strerror(saved));
         }
-        copy_kernels(in, out, arch, inst, n);
+        copy_kernels(in, out, launched_kernel, &(launches){arch, inst, n});
         fclose(in);
+    }
+    return fs_out_commit(out, why, whylen);
+}
+
+/* The kernels already copied, "section name" each. */
+typedef struct {
+    char **seen;
+    int n;
+} copied;
+
+static int first_copy(void *ctx, const char *section, const char *name)
+{
+    copied *c = ctx;
+    char key[4200];
+    snprintf(key, sizeof key, "%s %s", section, name);
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->seen[i], key))
+            return 0;
+    c->seen = fs_realloc(c->seen, (size_t)(c->n + 1) * sizeof *c->seen);
+    c->seen[c->n++] = fs_strdup(key);
+    return 1;
+}
+
+int fs_sass_merge(const char *path, const char *const *inputs, int n, char *why, size_t whylen)
+{
+    FILE *out = fs_out_open(path, why, whylen);
+    if (!out)
+        return -1;
+    copied c = {NULL, 0};
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        FILE *in = fopen(inputs[i], "r");
+        if (!in) {
+            rc = fs_fail(why, whylen, "cannot read %s: %s", inputs[i], strerror(errno));
+            break;
+        }
+        copy_kernels(in, out, first_copy, &c);
+        fclose(in);
+    }
+    for (int i = 0; i < c.n; i++)
+        free(c.seen[i]);
+    free(c.seen);
+    if (rc) {
+        fs_out_abort(out);
+        return -1;
     }
     return fs_out_commit(out, why, whylen);
 }

@@ -29,6 +29,11 @@ int fss_row_instance(const fs_table *t, int row, fss_instance *out);
 int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
                   size_t whylen);
 
+/* One sass.txt at path from the sass.txt files inputs[0..n) of runs merged
+ * into one: every kernel of each, once (a kernel by its architecture and
+ * name). Returns 0, or -1 with why. */
+int fs_sass_merge(const char *path, const char *const *inputs, int n, char *why, size_t whylen);
+
 /* The classes of the instruction mix. */
 enum {
     FSS_MMA, FSS_FFMA, FSS_FMUL, FSS_FADD, FSS_EX2, FSS_CONV, FSS_SHARED, FSS_GLOBAL,

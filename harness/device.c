@@ -11,10 +11,10 @@
 #include "check.h"
 #include "fail.h"
 
-int fs_device_open(fs_device *d, char *why, size_t whylen)
+int fs_device_count(int *count, int ordinal, char *name, size_t len, char *why, size_t whylen)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
+    *count = 0;
+    cudaError_t e = cudaGetDeviceCount(count);
     if (e != cudaSuccess) {
         /* Without the driver the runtime says "driver version is
          * insufficient", which sends one looking for the wrong fix. */
@@ -24,14 +24,27 @@ int fs_device_open(fs_device *d, char *why, size_t whylen)
         dlclose(driver);
         return fs_fail(why, whylen, "no CUDA GPU found (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
     }
-    if (count == 0)
+    if (*count == 0)
         return fs_fail(why, whylen, "no CUDA GPU found (cudaGetDeviceCount found 0 devices)");
+    if (name && ordinal >= 0 && ordinal < *count) {
+        struct cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal), fs_fail(why, whylen, "cudaGetDeviceProperties failed"));
+        snprintf(name, len, "%s", prop.name);
+    }
+    return 0;
+}
 
+int fs_device_open(fs_device *d, char *why, size_t whylen)
+{
+    int count;
+    if (fs_device_count(&count, -1, NULL, 0, why, whylen))
+        return -1;
     memset(d, 0, sizeof *d);
     struct cudaDeviceProp prop;
     CUDA_CHECK(cudaSetDevice(d->index), fs_fail(why, whylen, "cudaSetDevice failed"));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, d->index), fs_fail(why, whylen, "cudaGetDeviceProperties failed"));
     snprintf(d->name, sizeof d->name, "%s", prop.name);
+    memcpy(d->uuid, prop.uuid.bytes, sizeof d->uuid);
     CUDA_CHECK(cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof d->pci_bus_id, d->index),
                fs_fail(why, whylen, "cudaDeviceGetPCIBusId failed"));
     d->cc = prop.major * 10 + prop.minor;

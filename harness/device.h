@@ -15,6 +15,7 @@ typedef struct {
     int index;
     char name[256];
     char pci_bus_id[32];
+    unsigned char uuid[16];          /* the GPU's, stable across machines and renumberings */
     int cc;                          /* major*10 + minor */
     int sms;
     size_t l2_bytes, smem_optin_bytes, mem_bytes;
@@ -27,6 +28,11 @@ typedef struct {
 /* Device 0 when a CUDA GPU is present: 0, or -1 with the runtime's reason in
  * why (no device, no driver). */
 int fs_device_open(fs_device *d, char *why, size_t whylen);
+
+/* How many GPUs CUDA shows this process (at least one), and the name of
+ * device `ordinal` when it is one of them: 0, or -1 with why as
+ * fs_device_open says it. */
+int fs_device_count(int *count, int ordinal, char *name, size_t len, char *why, size_t whylen);
 
 /* CUPTI's name of the chip ("GH100"), which its metric lists are keyed by. */
 int fs_device_chip(const fs_device *d, char *chip, size_t len, char *why, size_t whylen);

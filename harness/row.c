@@ -37,7 +37,7 @@ void fs_row_clear(char **row, int ncols)
     }
 }
 
-void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot)
+void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot, const char *device)
 {
     char id[64];
     fs_cell(row, FS_COL_VARIANT, "%s", fs_variant_id(v, id, sizeof id));
@@ -53,6 +53,7 @@ void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot)
     fs_cell(row, FS_COL_CAUSAL, "%d", c->causal);
     fs_cell(row, FS_COL_BM, "%d", c->bm);
     fs_cell(row, FS_COL_BN, "%d", c->bn);
+    fs_cell(row, FS_COL_DEVICE, "%s", device);
 }
 
 void fs_row_resources(char **row, const fs_resources *r)
@@ -90,11 +91,11 @@ void fs_row_model(char **row, const fs_problem *p, const fs_variant *v, double m
     }
 }
 
-void fs_row_print(const fs_variant *v, char **row)
+void fs_row_print(const char *tag, const fs_variant *v, char **row)
 {
     const char *status = row[FS_COL_STATUS], *reason = row[FS_COL_REASON];
     char label[96];
-    printf("[%s] %s", fs_variant_id(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
+    printf("%s[%s] %s", tag, fs_variant_id(v, label, sizeof label), strcmp(status, "failed") ? status : "FAILED");
     if (!strcmp(status, "ok"))
         printf("  %.1f us  %.1f TFLOP/s  rel_l2 %.1e", atof(row[FS_COL_TIME_MEDIAN]) * 1e6,
                atof(row[FS_COL_FLOP_PER_S]) * 1e-12, atof(row[FS_COL_REL_L2_ERR]));

@@ -14,8 +14,9 @@ void fs_cell(char **row, int col, const char *fmt, ...) __attribute__((format(pr
 void fs_cell_num(char **row, int col, double x);
 void fs_row_clear(char **row, int ncols);
 
-/* The key columns: the variant, the mode and the shape asked for. */
-void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot);
+/* The key columns: the variant, the mode, the shape asked for and the
+ * device's id (harness/rundir.h). */
+void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot, const char *device);
 /* The launch geometry, static resources and occupancy that are known. */
 void fs_row_resources(char **row, const fs_resources *r);
 /* The model's columns of a variant timed at median seconds: FLOPs useful and
@@ -24,7 +25,7 @@ void fs_row_resources(char **row, const fs_resources *r);
 void fs_row_model(char **row, const fs_problem *p, const fs_variant *v, double median, double mma_flop_per_s,
                   double copy_bytes_per_s, double dram_bytes);
 
-/* The console's line for a finished row. */
-void fs_row_print(const fs_variant *v, char **row);
+/* The console's line for a finished row, tag before it. */
+void fs_row_print(const char *tag, const fs_variant *v, char **row);
 
 #endif

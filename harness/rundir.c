@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "alloc.h"
 #include "fail.h"
 #include "files.h"
+#include "results.h"
 
 /* "NVIDIA H200" -> "nvidia-h200" */
 static void slugify(char *out, size_t len, const char *name)
@@ -69,54 +71,70 @@ void fs_run_command(fs_run_info *info, int argc, char **argv)
     }
 }
 
-static void key_value(fs_table *t, const char *key, const char *fmt, ...)
+void fs_device_id(const fs_device *d, char *id, size_t len)
+{
+    char slug[128];
+    slugify(slug, sizeof slug, d->name);
+    snprintf(id, len, "%s-%02x%02x%02x%02x", slug, d->uuid[0], d->uuid[1], d->uuid[2], d->uuid[3]);
+}
+
+/* Cell col of device.csv's row, formatted. */
+static void put(char **cells, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(char **cells, int col, const char *fmt, ...)
 {
     char value[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
     va_end(ap);
-    const char *cells[2] = {key, value};
-    fs_table_add(t, cells);
+    cells[col] = fs_strdup(value);
 }
 
-static void clock_cell(fs_table *t, const char *key, const fs_clocks *c, int ok, int sm)
+static void clock_cell(char **cells, int col, const fs_clocks *c, int ok, int sm)
 {
     if (ok)
-        key_value(t, key, "%u", sm ? c->sm_mhz : c->mem_mhz);
+        put(cells, col, "%u", sm ? c->sm_mhz : c->mem_mhz);
     else
-        key_value(t, key, "%s", "");
+        put(cells, col, "%s", "");
 }
 
 int fs_device_csv_write(const char *dir, const fs_device *d, const fs_run_info *info)
 {
-    static const char *const header[2] = {"key", "value"};
-    fs_table t;
-    fs_table_init(&t, 2, header);
-    key_value(&t, "name", "%s", d->name);
-    key_value(&t, "cc", "%d.%d", d->cc / 10, d->cc % 10);
-    key_value(&t, "sms", "%d", d->sms);
-    key_value(&t, "l2_bytes", "%zu", d->l2_bytes);
-    key_value(&t, "smem_optin_bytes", "%zu", d->smem_optin_bytes);
-    key_value(&t, "mem_bytes", "%zu", d->mem_bytes);
+    const char *header[FS_DEV_COUNT];
+    char *cells[FS_DEV_COUNT], id[160];
+    for (int c = 0; c < FS_DEV_COUNT; c++)
+        header[c] = fs_device_columns[c].name;
+    fs_device_id(d, id, sizeof id);
+    put(cells, FS_DEV_ID, "%s", id);
+    put(cells, FS_DEV_NAME, "%s", d->name);
+    put(cells, FS_DEV_CC, "%d.%d", d->cc / 10, d->cc % 10);
+    put(cells, FS_DEV_SMS, "%d", d->sms);
+    put(cells, FS_DEV_L2, "%zu", d->l2_bytes);
+    put(cells, FS_DEV_SMEM_OPTIN, "%zu", d->smem_optin_bytes);
+    put(cells, FS_DEV_MEM, "%zu", d->mem_bytes);
     if (info->start.driver[0])
-        key_value(&t, "driver", "%s (CUDA %d.%d)", info->start.driver, d->driver_version / 1000,
-                  d->driver_version % 1000 / 10);
+        put(cells, FS_DEV_DRIVER, "%s (CUDA %d.%d)", info->start.driver, d->driver_version / 1000,
+            d->driver_version % 1000 / 10);
     else
-        key_value(&t, "driver", "CUDA %d.%d", d->driver_version / 1000, d->driver_version % 1000 / 10);
-    key_value(&t, "runtime", "%d.%d", d->runtime_version / 1000, d->runtime_version % 1000 / 10);
-    key_value(&t, "cupti", "%u", d->cupti_version);
-    key_value(&t, "date", "%s", info->date);
-    key_value(&t, "run_id", "%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
-    key_value(&t, "command", "%s", info->command);
-    clock_cell(&t, "sm_clock_start_mhz", &info->start, info->start_ok, 1);
-    clock_cell(&t, "sm_clock_end_mhz", &info->end, info->end_ok, 1);
-    clock_cell(&t, "mem_clock_start_mhz", &info->start, info->start_ok, 0);
-    clock_cell(&t, "mem_clock_end_mhz", &info->end, info->end_ok, 0);
-    key_value(&t, "copy_bytes_per_s", "%.9g", info->copy_bps);
-    key_value(&t, "mma_flop_per_s", "%.9g", info->mma_fps);
-    key_value(&t, "timing_rule", "%s", info->timing_rule);
-    key_value(&t, "notes", "%s", info->notes);
+        put(cells, FS_DEV_DRIVER, "CUDA %d.%d", d->driver_version / 1000, d->driver_version % 1000 / 10);
+    put(cells, FS_DEV_RUNTIME, "%d.%d", d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+    put(cells, FS_DEV_CUPTI, "%u", d->cupti_version);
+    put(cells, FS_DEV_DATE, "%s", info->date);
+    put(cells, FS_DEV_RUN_ID, "%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
+    put(cells, FS_DEV_COMMAND, "%s", info->command);
+    clock_cell(cells, FS_DEV_SM_START, &info->start, info->start_ok, 1);
+    clock_cell(cells, FS_DEV_SM_END, &info->end, info->end_ok, 1);
+    clock_cell(cells, FS_DEV_MEM_START, &info->start, info->start_ok, 0);
+    clock_cell(cells, FS_DEV_MEM_END, &info->end, info->end_ok, 0);
+    put(cells, FS_DEV_COPY, "%.9g", info->copy_bps);
+    put(cells, FS_DEV_MMA, "%.9g", info->mma_fps);
+    put(cells, FS_DEV_TIMING_RULE, "%s", info->timing_rule);
+    put(cells, FS_DEV_NOTES, "%s", info->notes);
+    fs_table t;
+    fs_table_init(&t, FS_DEV_COUNT, header);
+    fs_table_add(&t, (const char *const *)cells);
+    for (int c = 0; c < FS_DEV_COUNT; c++)
+        free(cells[c]);
     char path[FS_PATH_MAX], err[600];
     fs_path(path, sizeof path, dir, "device.csv");
     int rc = fs_table_write(path, 0, &t, err, sizeof err);
@@ -124,6 +142,19 @@ int fs_device_csv_write(const char *dir, const fs_device *d, const fs_run_info *
     if (rc)
         fprintf(stderr, "flashstudy: %s\n", err);
     return rc;
+}
+
+void fs_results_table(fs_table *t, const fs_metric *metrics, int n)
+{
+    const int ncols = FS_COL_COUNT + n + 1;
+    const char **header = fs_alloc((size_t)ncols * sizeof *header);
+    for (int c = 0; c < FS_COL_COUNT; c++)
+        header[c] = fs_result_columns[c].name;
+    for (int i = 0; i < n; i++)
+        header[FS_COL_COUNT + i] = metrics[i].column;
+    header[ncols - 1] = "metrics_note";
+    fs_table_init(t, ncols, header);
+    free(header);
 }
 
 int fs_results_start(const char *dir, const fs_table *header)

@@ -15,6 +15,7 @@
 #include "nvtx3/nvToolsExt.h"
 #include "alloc.h"
 #include "check.h"
+#include "configs.h"
 #include "counters.h"
 #include "device.h"
 #include "files.h"
@@ -45,10 +46,12 @@ static void on_signal(int sig)
     sigaction(sig, &on_second[sig == SIGTERM], NULL);
 }
 
-typedef struct {
+struct study {
     const fs_study_spec *o;
+    const char *tag;               /* before each console line */
     const fs_stopping_rule *rule;
     fs_device dev;
+    char dev_id[160];              /* its id in every row and in device.csv */
     double copy_bps, mma_fps;      /* the ceilings measured at the start */
     fs_counters counters;
     void *flush;                   /* 2 x L2, written before every cold repetition */
@@ -57,17 +60,20 @@ typedef struct {
     fs_views *views;               /* --hotspots, --timeline; NULL without */
     char *dir;
     fs_table results;              /* every row written, for sass.txt */
-    uint64_t shapes;               /* makes every shape's inputs fresh */
     fs_inputs in;                  /* the shape's inputs and reference (ref NULL until its first
                                     * variant runs), used by all */
+    int in_config;                 /* the configuration's index whose inputs `in` holds; -1: none */
+    struct entry *e;               /* one per variant of the spec */
+    fs_run_info info;
     char lost_after[64];           /* the variant after which the context died, or "" */
     int failed;
-} study;
+};
+typedef struct study study;
 
 /* A variant at the configuration under way: its row, and while it is held
  * (validated and timed, its counters and views still to come) its buffers,
  * setup and timing. */
-typedef struct {
+typedef struct entry {
     const fs_variant *v;
     fs_problem p;
     fs_plan pl;
@@ -210,8 +216,10 @@ static int measure(study *s, entry *e)
     nvtxRangePushA("validate");
     /* One reference a shape: drawing the inputs and computing the reference
      * took most of a variant's time at the seed's size. The output is
-     * poisoned before each variant runs, so none can pass on another's. */
-    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + s->shapes - 1, NULL, why, sizeof why) == 0
+     * poisoned before each variant runs, so none can pass on another's. The
+     * seed is the configuration's index in the spec's list, so that a shard
+     * or a worker draws the inputs the whole run would. */
+    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + (uint64_t)s->in_config, NULL, why, sizeof why) == 0
                     ? fs_inputs_check(&s->in, v, p, &e->pl, &cmp, 5, label, why, sizeof why)
                     : -1;
     nvtxRangePop();
@@ -284,7 +292,7 @@ static int run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
 {
     const fs_variant *v = e->v;
     char **row = e->row;
-    fs_row_keys(row, v, c, s->o->hot);
+    fs_row_keys(row, v, c, s->o->hot, s->dev_id);
     e->held = 0;
     if (s->lost_after[0]) {
         fs_cell(row, FS_COL_STATUS, "failed");
@@ -464,84 +472,55 @@ static int write_rows(study *s, entry *e, int n, int *written)
     return rc;
 }
 
-/* Every combination of the size lists, seq varying fastest. A shape's
- * variants are validated and timed one by one and their counters read
- * together at the end of the shape; each row is written once it is final
- * (then, where counters are read). Returns 0, 1 when interrupted, or -1
- * when a file cannot be written. */
-static int study_loop(study *s)
+/* Configuration c with the variants o->variants[variants[0..count)]:
+ * validated and timed one by one, their counters read together at the end;
+ * each row is written once it is final (then, where counters are read). */
+int fs_study_config(study *s, int index, const fs_shape *c, const int *variants, int count)
 {
     const fs_study_spec *o = s->o;
-    entry *e = fs_alloc_zero((size_t)o->nvariants, sizeof *e);
-    for (int i = 0; i < o->nvariants; i++)
-        e[i].row = fs_alloc_zero((size_t)s->results.ncols, sizeof *e[i].row);
-    int rc = 0;
-    for (int b = 0; b < o->batch.n && !rc; b++)
-    for (int hq = 0; hq < o->heads_q.n && !rc; hq++)
-    for (int hkv = 0; hkv < o->heads_kv.n && !rc; hkv++)
-    for (int d = 0; d < o->head_dim.n && !rc; d++)
-    for (int ty = 0; ty < o->dtype.n && !rc; ty++)
-    for (int t = 0; t < o->bm.n && !rc; t++)
-    for (int q = 0; q < o->seq.n && !rc; q++) {
-        const fs_shape c = {.batch = o->batch.v[b], .seq = o->seq.v[q], .heads_q = o->heads_q.v[hq],
-                            .heads_kv = o->heads_kv.v[hkv], .head_dim = o->head_dim.v[d], .dtype = o->dtype.v[ty],
-                            .causal = o->causal, .bm = o->bm.v[t], .bn = o->bn.v[t]};
-        printf("B=%d N=%d Hq=%d Hkv=%d D=%d %s %s %dx%d, %s\n", c.batch, c.seq, c.heads_q, c.heads_kv,
-               c.head_dim, fs_dtype_names[c.dtype], c.causal ? "causal" : "non-causal", c.bm, c.bn,
-               o->hot ? "hot" : "cold");
+    char label[160];
+    fs_config_label(c, o->hot, label, sizeof label);
+    printf("%s%s\n", s->tag, label);
+    if (index != s->in_config) {
         fs_inputs_free(&s->in);
-        s->shapes++;
-        int n = 0, written = 0; /* e[0..n): this shape's rows so far, e[0..written) in the file */
-        for (; n < o->nvariants; n++) {
-            if (interrupted) {
-                rc = 1;
-                break;
-            }
-            e[n].v = o->variants[n];
-            int held = 0;
-            for (int i = written; i < n; i++)
-                held |= e[i].held;
-            int r = run_variant(s, &c, &e[n], held);
-            if (r == ROW_RETRY) { /* no memory: the held ones first, then this one alone */
-                finish_held(s, e, n);
-                r = run_variant(s, &c, &e[n], 0);
-            }
-            if (r == ROW_INTERRUPTED) { /* the row half made is dropped */
-                fs_row_clear(e[n].row, s->results.ncols);
-                rc = 1;
-                break;
-            }
-            fs_row_print(e[n].v, e[n].row);
-            if (write_rows(s, e, n + 1, &written))
-                rc = -1;
+        s->in_config = index;
+    }
+    entry *e = s->e;
+    int rc = 0, n = 0, written = 0; /* e[0..n): this call's rows so far, e[0..written) in the file */
+    for (; n < count; n++) {
+        if (interrupted) {
+            rc = 1;
+            break;
         }
-        /* Interrupted: the rows waiting for counters keep their note. */
-        if (!rc)
+        e[n].v = o->variants[variants[n]];
+        int held = 0;
+        for (int i = written; i < n; i++)
+            held |= e[i].held;
+        int r = run_variant(s, c, &e[n], held);
+        if (r == ROW_RETRY) { /* no memory: the held ones first, then this one alone */
             finish_held(s, e, n);
-        for (int i = 0; i < n; i++)
-            release(&e[i]);
-        if (write_rows(s, e, n, &written) || (s->views && fs_views_write(s->views, s->dir)))
+            r = run_variant(s, c, &e[n], 0);
+        }
+        if (r == ROW_INTERRUPTED) { /* the row half made is dropped */
+            fs_row_clear(e[n].row, s->results.ncols);
+            rc = 1;
+            break;
+        }
+        fs_row_print(s->tag, e[n].v, e[n].row);
+        if (write_rows(s, e, n + 1, &written))
             rc = -1;
     }
-    fs_inputs_free(&s->in);
-    for (int i = 0; i < o->nvariants; i++)
-        free(e[i].row);
-    free(e);
+    /* Interrupted: the rows waiting for counters keep their note. */
+    if (!rc)
+        finish_held(s, e, n);
+    for (int i = 0; i < n; i++)
+        release(&e[i]);
+    if (write_rows(s, e, n, &written) || (s->views && fs_views_write(s->views, s->dir)))
+        rc = -1;
     return rc;
 }
 
-static void results_table(study *s)
-{
-    const int ncols = FS_COL_COUNT + s->counters.n + 1;
-    const char **header = fs_alloc((size_t)ncols * sizeof *header);
-    for (int c = 0; c < FS_COL_COUNT; c++)
-        header[c] = fs_result_columns[c].name;
-    for (int i = 0; i < s->counters.n; i++)
-        header[FS_COL_COUNT + i] = s->counters.metrics[i].column;
-    header[ncols - 1] = "metrics_note";
-    fs_table_init(&s->results, ncols, header);
-    free(header);
-}
+int fs_study_lost(const study *s) { return s->lost_after[0] != 0; }
 
 /* sass.txt: the machine code of the kernel instances the run's steps
  * launched (the rows that got as far as a launch). Returns 0, or -1 with
@@ -570,7 +549,7 @@ static int prepare_device(study *s)
     CUDA_CHECK(cudaMemset(s->flush, 0, s->flush_bytes), -1);
     if (!(s->timer = fs_timer_open()))
         return -1;
-    printf("%s (cc %d.%d, %d SMs): copy %.2f TB/s, mma.sync %.1f TFLOP/s\n", s->dev.name, s->dev.cc / 10,
+    printf("%s%s (cc %d.%d, %d SMs): copy %.2f TB/s, mma.sync %.1f TFLOP/s\n", s->tag, s->dev.name, s->dev.cc / 10,
            s->dev.cc % 10, s->dev.sms, s->copy_bps * 1e-12, s->mma_fps * 1e-12);
     return 0;
 }
@@ -581,17 +560,23 @@ static void study_free(study *s)
         fs_profiler_close(s->counters.prof);
     fs_views_close(s->views);
     fs_timer_close(s->timer);
+    fs_inputs_free(&s->in);
+    for (int i = 0; s->e && i < s->o->nvariants; i++)
+        free(s->e[i].row);
+    free(s->e);
     fs_table_free(&s->results);
     free(s->dir);
     cudaFree(s->flush);
+    free(s);
 }
 
 /* The run's start: the device, the samplers and the profiler, the run
  * folder, the ceilings and the starting clocks. Returns 0, or the exit
  * status. */
-static int start(study *s, fs_run_info *info, int argc, char **argv)
+static int start(study *s, const char *dir, int argc, char **argv)
 {
     const fs_study_spec *o = s->o;
+    fs_run_info *info = &s->info;
     char why[512];
     double mark; /* FLASHSTUDY_PROFILE_TRACE: the fixed costs before the first variant */
     fs_trace(NULL, &mark);
@@ -605,6 +590,7 @@ static int start(study *s, fs_run_info *info, int argc, char **argv)
                 o->sweep ? "sweep" : "run");
         return 1;
     }
+    fs_device_id(&s->dev, s->dev_id, sizeof s->dev_id);
     fs_trace("start: device open", &mark);
     if (s->views) /* before the Range Profiler holds the counters */
         fs_views_open_timeline(s->views);
@@ -618,11 +604,11 @@ static int start(study *s, fs_run_info *info, int argc, char **argv)
     gmtime_r(&started, &utc);
     strftime(info->date, sizeof info->date, "%Y-%m-%dT%H:%M:%SZ", &utc);
     fs_run_command(info, argc, argv);
-    if (fs_rundir_make(o->out, o->force, s->dev.name, &utc, &s->dir, why, sizeof why)) {
+    if (fs_rundir_make(dir, o->force, s->dev.name, &utc, &s->dir, why, sizeof why)) {
         fprintf(stderr, "flashstudy: %s\n", why);
         return 1;
     }
-    printf("run folder: %s\n", s->dir);
+    printf("%srun folder: %s\n", s->tag, s->dir);
 
     fs_run_note(info, "mma_flop_per_s: mma.sync.m16n8k16 fp16->fp32 on every warp of a full grid, the tensor-core "
                       "ceiling of the instruction the variants use (warpgroup MMA on Hopper peaks higher)");
@@ -660,49 +646,88 @@ static int start(study *s, fs_run_info *info, int argc, char **argv)
         return 1;
     /* The header at once: the folder holds a readable results.csv from the
      * start, and an earlier one (--force) is replaced. */
-    results_table(s);
+    fs_results_table(&s->results, s->counters.metrics, s->counters.n);
     return fs_results_start(s->dir, &s->results) || (s->views && fs_views_write(s->views, s->dir)) ? 1 : 0;
 }
 
-int fs_study(const fs_study_spec *o, int argc, char **argv)
+void fs_study_catch_signals(void)
 {
-    study s = {.o = o, .rule = o->rule};
-    fs_run_info info = {.timing_rule = o->rule->name};
-    int rc = start(&s, &info, argc, argv);
-    if (rc) {
-        study_free(&s);
-        return rc;
-    }
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &on_second[0]);
     sigaction(SIGTERM, &sa, &on_second[1]);
+}
 
-    const int loop = study_loop(&s);
+int fs_study_stopped(void) { return interrupted; }
 
+study *fs_study_open(const fs_study_spec *o, const char *dir, const char *tag, int argc, char **argv, int *status)
+{
+    study *s = fs_alloc_zero(1, sizeof *s);
+    *s = (study){.o = o, .tag = tag, .rule = o->rule, .in_config = -1, .info = {.timing_rule = o->rule->name}};
+    if ((*status = start(s, dir, argc, argv))) {
+        study_free(s);
+        return NULL;
+    }
+    s->e = fs_alloc_zero((size_t)o->nvariants, sizeof *s->e);
+    for (int i = 0; i < o->nvariants; i++)
+        s->e[i].row = fs_alloc_zero((size_t)s->results.ncols, sizeof *s->e[i].row);
+    fs_study_catch_signals();
+    return s;
+}
+
+int fs_study_close(study *s, int loop)
+{
+    const fs_study_spec *o = s->o;
+    fs_run_info *info = &s->info;
     char why[512];
     double mark;
-    info.end_ok = !fs_clocks_read(&s.dev, &info.end, why, sizeof why);
-    if (info.start_ok && info.end_ok &&
-        fabs((double)info.end.sm_mhz - info.start.sm_mhz) > CLOCK_DRIFT * info.start.sm_mhz)
+    info->end_ok = !fs_clocks_read(&s->dev, &info->end, why, sizeof why);
+    if (info->start_ok && info->end_ok &&
+        fabs((double)info->end.sm_mhz - info->start.sm_mhz) > CLOCK_DRIFT * info->start.sm_mhz)
         fprintf(stderr, "flashstudy: warning: the SM clock moved from %u MHz to %u MHz during the run (more than "
                         "5%%): times of early and late variants may not compare\n",
-                info.start.sm_mhz, info.end.sm_mhz);
+                info->start.sm_mhz, info->end.sm_mhz);
     fs_trace(NULL, &mark);
-    if (write_sass(&s, why, sizeof why))
-        fs_run_note(&info, why);
+    if (write_sass(s, why, sizeof why))
+        fs_run_note(info, why);
     fs_trace("end: sass.txt", &mark);
-    int device_failed = fs_device_csv_write(s.dir, &s.dev, &info);
-    if (!s.counters.prof && !o->no_profile)
-        fprintf(stderr, "flashstudy: no hardware counters in this run: %s\n", s.counters.note);
+    int device_failed = fs_device_csv_write(s->dir, &s->dev, info);
+    if (!s->counters.prof && !o->no_profile)
+        fprintf(stderr, "flashstudy: no hardware counters in this run: %s\n", s->counters.note);
     if (loop > 0)
-        printf("interrupted: %d rows written to %s/results.csv\n", s.results.nrows, s.dir);
+        printf("%sinterrupted: %d rows written to %s/results.csv\n", s->tag, s->results.nrows, s->dir);
     else if (!loop)
-        printf("%d rows written to %s/results.csv\n", s.results.nrows, s.dir);
-    if (s.lost_after[0])
+        printf("%s%d rows written to %s/results.csv\n", s->tag, s->results.nrows, s->dir);
+    if (s->lost_after[0])
         fprintf(stderr, "flashstudy: the CUDA context was lost after variant %s: the remaining variants were "
-                        "not run\n", s.lost_after);
-    const int failed = loop < 0 || device_failed || s.failed || s.lost_after[0];
-    study_free(&s);
+                        "not run\n", s->lost_after);
+    const int failed = loop < 0 || device_failed || s->failed || s->lost_after[0];
+    study_free(s);
     return loop > 0 ? 130 : failed;
+}
+
+int fs_study(const fs_study_spec *o, int argc, char **argv)
+{
+    fs_shape *c;
+    const int n = fs_study_configs(o, &c);
+    int mine = 0, status, *all = fs_alloc((size_t)o->nvariants * sizeof *all);
+    for (int v = 0; v < o->nvariants; v++)
+        all[v] = v;
+    for (int i = 0; i < n; i++)
+        mine += fs_shard_has(o, i);
+    if (!mine) { /* a Slurm array may have more tasks than configurations */
+        printf("shard %d/%d: none of the %d configurations falls to it; nothing to measure\n", o->shard_k,
+               o->shard_n, n);
+        free(c);
+        free(all);
+        return 0;
+    }
+    study *s = fs_study_open(o, o->out, "", argc, argv, &status);
+    int loop = 0;
+    for (int i = 0; s && i < n && !loop; i++)
+        if (fs_shard_has(o, i))
+            loop = fs_study_config(s, i, &c[i], all, o->nvariants);
+    free(c);
+    free(all);
+    return s ? fs_study_close(s, loop) : status;
 }

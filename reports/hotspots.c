@@ -568,7 +568,7 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
     int nby[NVIEWS] = {0};
     for (int j = 0; j < t->nrows; j++) {
         fsr_config c;
-        fsr_row_config(t, j, &c);
+        fsr_row_config(r, t, j, &c);
         const int row = result_row(r, &c, fs_table_get(t, j, "variant"));
         const double cost = fs_table_num(t, j, "cost_s");
         const char *view = fs_table_get(t, j, "view"), *unit = "";

@@ -63,7 +63,7 @@ int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int
         char key[256];
         if (strcmp(fsr_key(fs_table_get(t, j, "variant"), key, sizeof key), id))
             continue;
-        fsr_row_config(t, j, &k);
+        fsr_row_config(r, t, j, &k);
         if (fsr_same_config(&k, c))
             rows[n++] = j;
     }

@@ -178,6 +178,19 @@ void fs_columns_markdown(FILE *f)
     md_end(f);
 }
 
+void fs_device_columns_markdown(FILE *f)
+{
+    static const char *const h[] = {"column", "meaning", "two runs on one GPU"};
+    md_heading(f, h, 3);
+    for (int c = 0; c < FS_DEV_COUNT; c++) {
+        md_row(f);
+        md_cellf(f, "`%s`", fs_device_columns[c].name);
+        md_cell(f, fs_device_columns[c].description);
+        md_cell(f, fs_device_columns[c].kind == FS_DEV_SAME ? "agree" : "may differ");
+        md_end(f);
+    }
+}
+
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
 {
     fsr_run r;
@@ -210,7 +223,9 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
     readme_peers(out, &r, &peers);
     fprintf(out, "<!-- peers:end -->\n<!-- columns:begin -->\n");
     fs_columns_markdown(out);
-    fprintf(out, "<!-- columns:end -->\n");
+    fprintf(out, "<!-- columns:end -->\n<!-- device:begin -->\n");
+    fs_device_columns_markdown(out);
+    fprintf(out, "<!-- device:end -->\n");
     fsr_free(&r);
     fs_table_free(&seed);
     fs_table_free(&peers);

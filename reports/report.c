@@ -19,16 +19,19 @@
 
 /* ---- sections ---- */
 
+/* Every GPU of the run, a column each. */
 static void device_section(FILE *f, const fsr_run *r)
 {
-    fprintf(f, "## Device\n\n");
-    static const char *const h[] = {"", ""};
-    md_heading(f, h, 2);
-    double clk[4];
+    const int nd = r->dev.nrows;
+    fprintf(f, "## Device%s\n\n", nd > 1 ? "s" : "");
+    md_row(f);
+    md_cell(f, "");
+    for (int d = 0; d < nd; d++)
+        md_cell(f, nd > 1 ? fsr_dev_at(r, d, "device") : "");
+    md_end(f);
+    md_rule(f, nd + 1);
     static const char *const clk_keys[] = {"sm_clock_start_mhz", "sm_clock_end_mhz", "mem_clock_start_mhz",
                                            "mem_clock_end_mhz"};
-    for (int i = 0; i < 4; i++)
-        clk[i] = fsr_dev_num(r, clk_keys[i]);
     char a[64], b[64];
     struct {
         const char *label;
@@ -54,11 +57,13 @@ static void device_section(FILE *f, const fsr_run *r)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         md_row(f);
         md_cell(f, rows[i].label);
-        if (rows[i].scale == 0) {
-            const char *v = fsr_dev(r, rows[i].key);
-            md_cell(f, *v ? v : "–");
-        } else {
-            double v = fsr_dev_num(r, rows[i].key) * rows[i].scale;
+        for (int d = 0; d < nd; d++) {
+            if (rows[i].scale == 0) {
+                const char *v = fsr_dev_at(r, d, rows[i].key);
+                md_cell(f, *v ? v : "–");
+                continue;
+            }
+            double v = fsr_dev_num_at(r, d, rows[i].key) * rows[i].scale;
             fsr_fmt(v, rows[i].digits, a, sizeof a);
             if (*rows[i].unit && !isnan(v))
                 md_cellf(f, "%s %s", a, rows[i].unit);
@@ -67,16 +72,28 @@ static void device_section(FILE *f, const fsr_run *r)
         }
         md_end(f);
     }
-    md_row(f);
-    md_cell(f, "SM clock, start / end of the run");
-    md_cellf(f, "%s / %s MHz", fsr_fmt(clk[0], 0, a, sizeof a), fsr_fmt(clk[1], 0, b, sizeof b));
-    md_end(f);
-    md_row(f);
-    md_cell(f, "memory clock, start / end of the run");
-    md_cellf(f, "%s / %s MHz", fsr_fmt(clk[2], 0, a, sizeof a), fsr_fmt(clk[3], 0, b, sizeof b));
-    md_end(f);
+    for (int k = 0; k < 2; k++) {
+        md_row(f);
+        md_cell(f, k ? "memory clock, start / end of the run" : "SM clock, start / end of the run");
+        for (int d = 0; d < nd; d++)
+            md_cellf(f, "%s / %s MHz", fsr_fmt(fsr_dev_num_at(r, d, clk_keys[2 * k]), 0, a, sizeof a),
+                     fsr_fmt(fsr_dev_num_at(r, d, clk_keys[2 * k + 1]), 0, b, sizeof b));
+        md_end(f);
+    }
+    if (nd > 1) { /* a merged run: where its rows come from */
+        md_row(f);
+        md_cell(f, "rows measured");
+        for (int d = 0; d < nd; d++) {
+            int n = 0;
+            for (int i = 0; i < r->res.nrows; i++)
+                n += r->dev_of_row[i] == d;
+            md_cellf(f, "%d", n);
+        }
+        md_end(f);
+    }
     fprintf(f, "\nCeilings are this run's own measurements (a device-to-device copy and a tensor-core "
-               "product), not datasheet figures; the roofline floor uses them. Clocks were not locked.\n\n");
+               "product), not datasheet figures; the roofline floor uses them%s. Clocks were not locked.\n\n",
+            nd > 1 ? " (each row its own GPU's)" : "");
 }
 
 static void configs_section(FILE *f, const fsr_run *r)

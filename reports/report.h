@@ -27,6 +27,9 @@ void fs_variants_markdown(FILE *f);
 /* docs/columns.md's table: every results.csv column, its unit, meaning and
  * source. */
 void fs_columns_markdown(FILE *f);
+/* docs/columns.md's table of device.csv: every column, its meaning, and
+ * whether two runs on one GPU must agree on it (merge refuses otherwise). */
+void fs_device_columns_markdown(FILE *f);
 
 /* The generated tables of README.md and docs/, each between its markers
  * (<!-- variants:begin --> ... <!-- variants:end -->, then steps, peers
@@ -41,7 +44,8 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen);
  * -1 with a sentence in err (also when the run has no hotspots.csv). */
 int fs_hotspots_print(const char *run_dir, int top, FILE *out, char *err, size_t errlen);
 
-/* Side-by-side table of two runs with ratios (b over a). */
+/* Side-by-side table of two runs with ratios (b over a); with run_b NULL,
+ * of run_a's GPU types (a merge of runs on several), over the first. */
 int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, char *err, size_t errlen);
 
 /* plots/<run-id>/ (or out_dir): data files and gnuplot scripts, rendered to PNG

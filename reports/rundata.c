@@ -75,12 +75,23 @@ const char *fsr_key(const char *variant, char *buf, size_t len)
     return buf;
 }
 
-void fsr_row_config(const fs_table *t, int row, fsr_config *c)
+/* The row of device.csv whose id is `id`; -1 if none. */
+static int device_row(const fsr_run *r, const char *id)
+{
+    for (int d = 0; id && d < r->dev.nrows; d++)
+        if (!strcmp(fs_table_get(&r->dev, d, "device"), id))
+            return d;
+    return -1;
+}
+
+void fsr_row_config(const fsr_run *r, const fs_table *t, int row, fsr_config *c)
 {
     snprintf(c->mode, sizeof c->mode, "%s", fs_table_get(t, row, "mode"));
 #define FSR_READ(field, column, log) c->field = shape_cell(t, row, column);
     FS_SHAPE_FIELDS(FSR_READ)
 #undef FSR_READ
+    const int d = r->ngpu > 1 ? device_row(r, fs_table_get(t, row, "device")) : -1;
+    snprintf(c->gpu, sizeof c->gpu, "%s", d < 0 ? "" : fsr_dev_at(r, d, "name"));
 }
 
 static fs_shape shape_of(const fsr_config *c)
@@ -97,7 +108,7 @@ static int config_cmp(const fsr_config *a, const fsr_config *b)
     int c = strcmp(a->mode, b->mode);
     for (size_t k = 0; k < sizeof x / sizeof *u && !c; k++)
         c = (u[k] > w[k]) - (u[k] < w[k]);
-    return c;
+    return c ? c : strcmp(a->gpu, b->gpu);
 }
 
 int fsr_same_config(const fsr_config *a, const fsr_config *b) { return !config_cmp(a, b); }
@@ -197,7 +208,7 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
     }
     for (int i = 0; i < n; i++) {
         fsr_config *c = &key[i].c;
-        fsr_row_config(&r->res, i, c);
+        fsr_row_config(r, &r->res, i, c);
         key[i].row = i;
         /* The kind column, or for an older run none: it had steps only. */
         const char *kind = fs_table_get(&r->res, i, "kind");
@@ -259,6 +270,39 @@ out:
     return rc;
 }
 
+/* device.csv (read into r->dev from path): a row per GPU with an id of its
+ * own, and every results row's device among them. */
+static int devices(fsr_run *r, const char *path, char *err, size_t errlen)
+{
+    if (fs_table_col(&r->dev, "device") < 0 || fs_table_col(&r->dev, "name") < 0) {
+        if (fs_table_col(&r->dev, "key") >= 0 && r->dev.ncols == 2)
+            return fs_fail(err, errlen, "%s is the key,value form of an older flashstudy; convert the run folder: "
+                           "python3 scripts/results_upgrade.py %s", path, r->dir);
+        return fs_fail(err, errlen, "%s lacks the columns device and name: it is not a flashstudy device table",
+                       path);
+    }
+    for (int d = 0; d < r->dev.nrows; d++) {
+        const char *id = fs_table_get(&r->dev, d, "device");
+        if (!*id)
+            return fs_fail(err, errlen, "%s row %d has no device id", path, d + 1);
+        if (device_row(r, id) < d)
+            return fs_fail(err, errlen, "%s rows %d and %d both describe device %s: a GPU has one row", path,
+                           device_row(r, id) + 1, d + 1, id);
+        int seen = 0;
+        for (int e = 0; e < d; e++)
+            seen |= !strcmp(fsr_dev_at(r, e, "name"), fsr_dev_at(r, d, "name"));
+        r->ngpu += !seen;
+    }
+    r->dev_of_row = malloc(sizeof *r->dev_of_row * (r->res.nrows ? r->res.nrows : 1));
+    if (!r->dev_of_row)
+        return fs_fail(err, errlen, "out of memory");
+    for (int i = 0; i < r->res.nrows; i++)
+        if ((r->dev_of_row[i] = device_row(r, fsr_cell(r, i, "device"))) < 0)
+            return fs_fail(err, errlen, "%s/results.csv row %d: its device \"%.80s\" has no row in %s", r->dir,
+                           i + 1, fsr_cell(r, i, "device"), path);
+    return 0;
+}
+
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -300,12 +344,7 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         fs_table_free(&r->res);
         return -1;
     }
-    if (fs_table_col(&r->dev, "key") < 0 || fs_table_col(&r->dev, "value") < 0) {
-        fsr_free(r);
-        return fs_fail(err, errlen, "%s must have the columns key,value", path);
-    }
-
-    if (index_rows(r, err, errlen)) {
+    if (devices(r, path, err, errlen) || index_rows(r, err, errlen)) {
         fsr_free(r);
         return -1;
     }
@@ -317,6 +356,7 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
             r->primary = k;
     if (r->primary < 0)
         r->primary = 0;
+    r->primary_dev = r->dev_of_row[r->order[r->cfg_first[r->primary]]];
     resolve_roles(r);
     return 0;
 }
@@ -327,6 +367,7 @@ void fsr_free(fsr_run *r)
         fs_table_free(&r->res);
     if (r->dev.header)
         fs_table_free(&r->dev);
+    free(r->dev_of_row);
     free(r->cfg_of_row);
     free(r->number);
     free(r->order);
@@ -334,7 +375,7 @@ void fsr_free(fsr_run *r)
     free(r->cfg_sorted);
     free(r->cfgs);
     free(r->peer);
-    r->cfg_of_row = r->number = r->order = r->cfg_first = r->cfg_sorted = NULL;
+    r->dev_of_row = r->cfg_of_row = r->number = r->order = r->cfg_first = r->cfg_sorted = NULL;
     r->cfgs = NULL;
     r->peer = NULL;
 }
@@ -367,21 +408,23 @@ int fsr_has_role(const fsr_run *r, int role)
     return 0;
 }
 
-const char *fsr_dev(const fsr_run *r, const char *key)
+const char *fsr_dev_at(const fsr_run *r, int dev, const char *key)
 {
-    for (int i = 0; i < r->dev.nrows; i++)
-        if (!strcmp(fs_table_get(&r->dev, i, "key"), key))
-            return fs_table_get(&r->dev, i, "value");
-    return "";
+    const char *s = dev >= 0 && dev < r->dev.nrows ? fs_table_get(&r->dev, dev, key) : NULL;
+    return s ? s : "";
 }
 
-double fsr_dev_num(const fsr_run *r, const char *key)
+double fsr_dev_num_at(const fsr_run *r, int dev, const char *key)
 {
-    const char *s = fsr_dev(r, key);
+    const char *s = fsr_dev_at(r, dev, key);
     char *end;
     double x = strtod(s, &end);
     return *s && !*end ? x : NAN;
 }
+
+const char *fsr_dev(const fsr_run *r, const char *key) { return fsr_dev_at(r, r->primary_dev, key); }
+
+double fsr_dev_num(const fsr_run *r, const char *key) { return fsr_dev_num_at(r, r->primary_dev, key); }
 
 const char *fsr_cell(const fsr_run *r, int row, const char *col)
 {
@@ -501,8 +544,8 @@ int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
  * "cold"), or its bare value ("1024", "32x32", "cold") for a list of values. */
 static void field_text(const fsr_config *c, int k, int bare, char *buf, size_t len)
 {
-    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "", "", ""};
-    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, 0, 0, 0};
+    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "", "", "", ""};
+    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, 0, 0, 0, 0};
     if (k == FSR_F_DTYPE)
         snprintf(buf, len, "%s", c->dtype >= 0 && c->dtype < FS_DTYPE_COUNT ? fs_dtype_names[c->dtype] : "?");
     else if (k == FSR_F_CAUSAL)
@@ -511,11 +554,14 @@ static void field_text(const fsr_config *c, int k, int bare, char *buf, size_t l
         snprintf(buf, len, "%dx%d", c->bm, c->bn);
     else if (k == FSR_F_MODE)
         snprintf(buf, len, "%s", c->mode);
+    else if (k == FSR_F_GPU)
+        snprintf(buf, len, "%s%s", bare || !*c->gpu ? "" : "on ", c->gpu);
     else
         snprintf(buf, len, "%s%d", bare ? "" : name[k], num[k]);
 }
 
-static const char *const field_word[FSR_NFIELDS] = {"B", "N", "Hq", "Hkv", "D", "dtype", "causal", "BMxBN", "mode"};
+static const char *const field_word[FSR_NFIELDS] = {"B",      "N",     "Hq",   "Hkv", "D",
+                                                    "dtype",  "causal", "BMxBN", "mode", "GPU"};
 
 void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len)
 {
@@ -524,9 +570,10 @@ void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t le
     for (int k = 0; k < FSR_NFIELDS && n < len; k++) {
         if (omit & (1 << k))
             continue;
-        char t[64];
+        char t[80];
         field_text(c, k, 0, t, sizeof t);
-        n += snprintf(buf + n, len - n, "%s%s", !n ? "" : k == FSR_F_MODE ? ", " : " ", t);
+        if (*t) /* a run of one GPU type names none */
+            n += snprintf(buf + n, len - n, "%s%s", !n ? "" : k >= FSR_F_MODE ? ", " : " ", t);
     }
 }
 
@@ -619,7 +666,8 @@ int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_c
     return fs_table_num(peers, i, "batch") == c->batch && fs_table_num(peers, i, "seq") == c->seq &&
            fs_table_num(peers, i, "heads_q") == c->heads_q && fs_table_num(peers, i, "head_dim") == c->head_dim &&
            fs_table_num(peers, i, "causal") == c->causal && type && c->dtype >= 0 && c->dtype < FS_DTYPE_COUNT &&
-           !strcmp(type, fs_dtype_names[c->dtype]) && device && *device && strstr(fsr_dev(r, "name"), device);
+           !strcmp(type, fs_dtype_names[c->dtype]) && device && *device &&
+           strstr(*c->gpu ? c->gpu : fsr_dev(r, "name"), device);
 }
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)

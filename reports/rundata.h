@@ -31,15 +31,21 @@ typedef struct {
 } fsr_role;
 extern const fsr_role fsr_roles[FSR_ROLES];
 
-/* A configuration: the mode and the problem's fields of core/shape.h. */
+/* A configuration: the mode and the problem's fields of core/shape.h; in a
+ * run that holds several GPU types (a merge), the GPU's name too, so that
+ * each type's rows are configurations of their own ("" otherwise). */
 typedef struct {
     char mode[16];
     FS_SHAPE_FIELDS(FS_SHAPE_DECLARE)
+    char gpu[64];
 } fsr_config;
 
 typedef struct {
     char dir[1024], id[256];
-    fs_table res, dev;
+    fs_table res, dev;               /* results.csv; device.csv, one row per GPU */
+    int *dev_of_row;                 /* row -> its device's row in dev */
+    int primary_dev;                 /* the device of the primary configuration's first row */
+    int ngpu;                        /* GPU types (names) in dev */
     int *cfg_of_row;                 /* row -> index into cfgs */
     char *peer;                      /* row -> 1 for a peer's row */
     int *number;                     /* row -> variant number */
@@ -53,16 +59,20 @@ typedef struct {
 
 /* results.csv (schema checked, every fixed column required, sizes whole
  * numbers, a positive time in every row of status ok, no variant twice at a
- * configuration) and device.csv. Runs written before peers and block shapes
- * (a `tile` column, no `kind`, `bm`, `bn`) read as bm = bn = tile, every row
- * a step. */
+ * configuration) and device.csv (a row for every device the rows name).
+ * Runs written before peers and block shapes (a `tile` column, no `kind`,
+ * `bm`, `bn`) read as bm = bn = tile, every row a step. */
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
 double fsr_value(const fsr_run *r, int row, int role);   /* NAN when not measured */
 int fsr_has_role(const fsr_run *r, int role);             /* any row has a value */
-const char *fsr_dev(const fsr_run *r, const char *key);   /* "" when absent */
-double fsr_dev_num(const fsr_run *r, const char *key);    /* NAN when absent */
+/* device.csv's column `key` of device row dev; "" (NAN) when absent. */
+const char *fsr_dev_at(const fsr_run *r, int dev, const char *key);
+double fsr_dev_num_at(const fsr_run *r, int dev, const char *key);
+/* The same of the primary device, the one of the primary configuration. */
+const char *fsr_dev(const fsr_run *r, const char *key);
+double fsr_dev_num(const fsr_run *r, const char *key);
 const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when absent */
 int fsr_number(const fsr_run *r, int row);                /* a step's number; -1 for a peer */
 int fsr_is_peer(const fsr_run *r, int row);
@@ -89,14 +99,15 @@ int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if 
 int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
 fsr_config fsr_log_config(void);                          /* that configuration, mode cold */
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
-/* The configuration of row `row` of any table with results.csv's mode and
- * shape columns (results.csv, and the inside views' files). */
-void fsr_row_config(const fs_table *t, int row, fsr_config *c);
+/* The configuration of row `row` of any table of r's folder with
+ * results.csv's mode, shape and device columns (results.csv, and the
+ * inside views' files). */
+void fsr_row_config(const fsr_run *r, const fs_table *t, int row, fsr_config *c);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
 enum {
     FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_DTYPE, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE,
-    FSR_NFIELDS
+    FSR_F_GPU, FSR_NFIELDS
 };
 /* The label without the fields in omit. */
 void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len);
@@ -112,7 +123,7 @@ void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
 fs_problem fsr_problem(const fsr_config *c);
 /* Row i of reports/peers.csv is of configuration c of run r: its shape (K
  * and V may be expanded to the query heads), its element type, and the
- * run's GPU (the row's device a part of the run's device name). */
+ * configuration's GPU (the row's device a part of its name). */
 int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_config *c);
 
 /* "03 causal_skip" (slug from the CSV), "cublas (peer)". */

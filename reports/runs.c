@@ -33,7 +33,8 @@ static void subcommand(const char *command, char *word, size_t len)
 /* A run folder's recorded date ("" when it has none) and whether it is full:
  * made by `flashstudy run` (one configuration, every variant asked) with
  * counters in an ok row. A sweep, or a run without counters (--no-profile,
- * no permission), is not. */
+ * no permission), is not. A run measured on several GPUs (a merge) has a
+ * device.csv row each: its date is the earliest, its command the first. */
 static int full_run(const char *dir, char *date, size_t len)
 {
     char path[FS_PATH_MAX], err[512], cmd[64] = "";
@@ -41,12 +42,14 @@ static int full_run(const char *dir, char *date, size_t len)
     date[0] = '\0';
     if (fs_path(path, sizeof path, dir, "device.csv") || fs_table_read(path, 0, &t, err, sizeof err))
         return 0;
-    for (int i = 0; i < t.nrows && fs_table_col(&t, "key") >= 0 && fs_table_col(&t, "value") >= 0; i++) {
-        if (!strcmp(fs_table_get(&t, i, "key"), "date"))
-            snprintf(date, len, "%s", fs_table_get(&t, i, "value"));
-        if (!strcmp(fs_table_get(&t, i, "key"), "command"))
-            subcommand(fs_table_get(&t, i, "value"), cmd, sizeof cmd);
-    }
+    if (fs_table_col(&t, "date") >= 0 && fs_table_col(&t, "command") >= 0)
+        for (int i = 0; i < t.nrows; i++) {
+            const char *d = fs_table_get(&t, i, "date");
+            if (*d && (!*date || strcmp(d, date) < 0))
+                snprintf(date, len, "%s", d);
+            if (!*cmd)
+                subcommand(fs_table_get(&t, i, "command"), cmd, sizeof cmd);
+        }
     fs_table_free(&t);
     int full = 0;
     if (!strcmp(cmd, "run") && !fs_path(path, sizeof path, dir, "results.csv") &&

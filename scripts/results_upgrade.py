@@ -9,12 +9,16 @@ square block, so kind is step, bm, bn, bm_run and bn_run are its tile,
 library is empty; roofline_pct becomes roofline_ratio (the same quotient,
 not in percent). Schema 4 names a step by its number and slug
 ("08_const_strides", text to every CSV reader) and adds the element type,
-dtype, after head_dim: fp16 for every older row. The views' files beside
-results.csv (inside.csv, hotspots.csv, timeline.csv) get the same two
-changes.
+dtype, after head_dim: fp16 for every older row, and the code its kernels
+ran (code: empty, as an older run did not record it). It also names the GPU of
+every row: a device column (its id in device.csv), and device.csv becomes a
+table of one row per GPU where it was key,value rows of the one GPU. An
+older run's GPU gets its name as a slug for an id ("nvidia-h200"): the UUID
+that a new run's ids end in was not recorded. The views' files beside
+results.csv (inside.csv, hotspots.csv, timeline.csv) get the same changes.
 
-The fixed columns follow core/results.h (the one list of them); the metric
-columns keep their order after them.
+The fixed columns of both files follow core/results.h (the one list of
+them); the metric columns keep their order after them.
 
     python3 scripts/results_upgrade.py results/RUN [results/RUN ...]
 """
@@ -28,9 +32,22 @@ HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", 
 VIEWS = ("inside.csv", "hotspots.csv", "timeline.csv")
 
 
-def fixed_columns():
+def columns(kind):
+    """core/results.h's columns of results.csv (kind "COL") or device.csv ("DEV")."""
     with open(HEADER) as f:
-        return re.findall(r'X\(\w+, "(\w+)"', f.read())
+        text = f.read()
+    return re.findall(r'X\(\w+, "(\w+)", FS_DEV_' if kind == "DEV" else r'X\(\w+, "(\w+)", "', text)
+
+
+def slug(name):
+    """As harness/rundir.c names a GPU: "NVIDIA H200" -> "nvidia-h200"."""
+    out = ""
+    for ch in name.lower():
+        if "a" <= ch <= "z" or "0" <= ch <= "9":
+            out += ch
+        elif out and out[-1] != "-":
+            out += "-"
+    return out.rstrip("-")
 
 
 def write(path, header, rows, comments=""):
@@ -62,19 +79,35 @@ def read_results(path):
     return int(version), rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
 
 
-def step_id(variant, slug):
-    return "%02d_%s" % (int(variant), slug) if variant.isdigit() else variant
+def upgrade_device(path):
+    """device.csv as a table; returns the id of its GPU, the only one an
+    older run had."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.reader(f) if r]
+    if not rows:
+        sys.exit(f"{path} is empty")
+    if rows[0] != ["key", "value"]:
+        if "device" not in rows[0] or len(rows) != 2:
+            sys.exit(f"{path}: neither key,value rows nor a table of one GPU")
+        return rows[1][rows[0].index("device")]
+    keys = dict((r[0], r[1] if len(r) > 1 else "") for r in rows[1:])
+    keys["device"] = slug(keys.get("name", "")) or "gpu"
+    known = columns("DEV")
+    header = known + [k for k in keys if k not in known]
+    write(path, header, [[keys.get(c, "") for c in header]])
+    return keys["device"]
 
 
-def upgrade_results(path, fixed):
+def step_id(variant, slug_):
+    return "%02d_%s" % (int(variant), slug_) if variant.isdigit() else variant
+
+
+def upgrade_results(path, fixed, device):
+    """Returns the step numbers' slugs where the ids changed (for the views)."""
     version, old, rows = read_results(path)
-    if version >= 4:
-        # Columns added to schema 4 before its first release: empty in
-        # files written without them.
-        missing = [c for c in fixed if c not in old]
-        if missing:
-            header = ["schema_version"] + fixed + [c for c in old if c not in fixed and c != "schema_version"]
-            write(path, header, [[cell.get(c, "") for c in header] for cell in rows])
+    # Schema 4 grew columns before its first release (code, device): a file
+    # with all of them is current.
+    if version >= 4 and all(c in old for c in fixed):
         return {}
     if version <= 2 and "tile" not in old:
         sys.exit(f"{path}: no tile column; not a schema 2 file")
@@ -91,14 +124,16 @@ def upgrade_results(path, fixed):
         if cell.get("kind") == "step" and cell.get("variant", "").isdigit():
             slugs[int(cell["variant"])] = cell["slug"]
             cell["variant"] = step_id(cell["variant"], cell["slug"])
-        cell.update(schema_version="4", dtype="fp16")
+        cell.setdefault("dtype", "fp16")
+        cell.update(schema_version="4", device=device)
         out.append([cell.get(c, "") for c in header])
     write(path, header, out)
     return slugs
 
 
-def upgrade_view(path, slugs):
-    """A view's table, which may open with comment lines (kept)."""
+def upgrade_view(path, slugs, device):
+    """A view's table, which may open with comment lines (kept): the keys of
+    core/results.h's fs_inside_keys, dtype after head_dim, device after bn."""
     with open(path, newline="") as f:
         text = f.read()
     body = text
@@ -107,9 +142,8 @@ def upgrade_view(path, slugs):
     comments = text[:len(text) - len(body)]
     rows = [r for r in csv.reader(body.splitlines(keepends=True)) if r]
     header = rows[0]
-    if "dtype" in header:
+    if "device" in header:
         return
-    at = header.index("head_dim") + 1
     v = header.index("variant")
     out = []
     for r in rows[1:]:
@@ -117,17 +151,25 @@ def upgrade_view(path, slugs):
             if int(r[v]) not in slugs:
                 sys.exit(f"{path}: step {r[v]} has no row in results.csv")
             r[v] = step_id(r[v], slugs[int(r[v])])
-        out.append(r[:at] + ["fp16"] + r[at:])
-    write(path, header[:at] + ["dtype"] + header[at:], out, comments)
+        if "dtype" not in header:
+            at = header.index("head_dim") + 1
+            r = r[:at] + ["fp16"] + r[at:]
+        out.append(r)
+    if "dtype" not in header:
+        at = header.index("head_dim") + 1
+        header = header[:at] + ["dtype"] + header[at:]
+    at = header.index("bn") + 1
+    write(path, header[:at] + ["device"] + header[at:], [r[:at] + [device] + r[at:] for r in out], comments)
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__.strip())
-    fixed = fixed_columns()
+    fixed = columns("COL")
     for arg in sys.argv[1:]:
         folder = os.path.dirname(arg) if arg.endswith("results.csv") else arg
-        slugs = upgrade_results(os.path.join(folder, "results.csv"), fixed)
+        device = upgrade_device(os.path.join(folder, "device.csv"))
+        slugs = upgrade_results(os.path.join(folder, "results.csv"), fixed, device)
         for name in VIEWS:
-            if slugs and os.path.exists(os.path.join(folder, name)):
-                upgrade_view(os.path.join(folder, name), slugs)
+            if os.path.exists(os.path.join(folder, name)):
+                upgrade_view(os.path.join(folder, name), slugs, device)

@@ -2,10 +2,11 @@
 """results.csv as other programs see it: every checked-in run and the test
 fixture read by Python's csv module with default options, and by pandas
 with its defaults where pandas is installed (the README's recipes): its
-columns those of core/results.h, every id text to both, and
-scripts/results_upgrade.py turning the schema 2 and schema 3 forms of the
-fixture back into the fixture byte for byte. Closes with "results-csv: N
-passed, N failed"."""
+columns those of core/results.h, every id text to both, every row's device
+a row of device.csv, and scripts/results_upgrade.py turning the schema 2
+and schema 3 forms of the fixture, and schema 4's before the device column,
+back into the fixture byte for byte. Closes with "results-csv: N passed, N
+failed"."""
 import csv
 import glob
 import os
@@ -38,8 +39,11 @@ def check(ok, what):
 
 
 with open("core/results.h") as f:
-    fixed = re.findall(r'^\s*X\(\w+, "(\w+)"', f.read(), re.M)
-check(len(fixed) > 30, f"core/results.h lists {len(fixed)} columns")
+    text = f.read()
+    fixed = re.findall(r'^\s*X\(\w+, "(\w+)", "', text, re.M)
+    device_cols = re.findall(r'^\s*X\(\w+, "(\w+)", FS_DEV_', text, re.M)
+check(len(fixed) > 30 and fixed[-1] == "device", f"core/results.h lists {len(fixed)} columns, the last {fixed[-1:]}")
+check(device_cols[:2] == ["device", "name"], f"core/results.h's device.csv columns begin {device_cols[:2]}")
 
 for path in sorted(glob.glob("results/*/results.csv")) + ["tests/fixtures/run/results.csv"]:
     with open(path, newline="") as f:
@@ -54,6 +58,11 @@ for path in sorted(glob.glob("results/*/results.csv")) + ["tests/fixtures/run/re
                if r["kind"] == "step" else r["kind"] == "peer" and re.fullmatch(r"[a-z][a-z0-9_]*", r["variant"]))
               and r["status"] in ("ok", "failed", "skipped") and r["dtype"] in ("fp16", "bf16")
               for r in rows), f"{path}: a row whose kind, variant, dtype or status is not one")
+    with open(os.path.join(os.path.dirname(path), "device.csv"), newline="") as f:
+        gpus = list(csv.DictReader(f))
+    check(gpus and list(gpus[0].keys())[:len(device_cols)] == device_cols,
+          f"{path}: device.csv's columns differ from core/results.h")
+    check(all(r["device"] in [g["device"] for g in gpus] for r in rows), f"{path}: a row's device has no device.csv row")
 
 # The README's recipes with pandas' defaults: every id is text, in one run
 # and in all of them concatenated.
@@ -88,19 +97,37 @@ for path in ("reports/seed_figures.csv", "reports/peers.csv"):
             if col in t:
                 check(t[col].map(type).eq(str).all(), f"{path}: pandas reads {col} as a number")
 
-# The converter, on the fixture as schemas 2 and 3 wrote it.
+# The converter, on the fixture as schemas 2 and 3 wrote it, and schema 4
+# before every row named its GPU.
 fixture = "tests/fixtures/run/results.csv"
 with open(fixture, newline="") as f:
     want = f.read()
     f.seek(0)
     rows = list(csv.reader(f))
+with open("tests/fixtures/run/device.csv", newline="") as f:
+    want_device = f.read()
+    f.seek(0)
+    gpu = list(csv.reader(f))
 header = rows[0]
-dtype_at = header.index("dtype")
+dtype_at, device_at = header.index("dtype"), header.index("device")
+
+
+def old_device(path):
+    """device.csv as key,value rows of its one GPU, without the id."""
+    with open(path, "w", newline="") as g:
+        csv.writer(g, lineterminator="\n").writerows([["key", "value"]] + [[k, v] for k, v in zip(gpu[0], gpu[1])
+                                                                             if k != "device"])
+
+
+def schema4(row):
+    """A row of the fixture as schema 4 wrote it before the device column."""
+    return row[:device_at] + row[device_at + 1:]
 
 
 def schema3(row, n):
     """A row of the fixture as schema 3 wrote it: no dtype, a step's bare number."""
-    cells = row[:dtype_at] + row[dtype_at + 1:]
+    cells = schema4(row)
+    cells = cells[:dtype_at] + cells[dtype_at + 1:]
     if n:
         cells[0] = "3"
         if row[header.index("kind")] == "step":
@@ -108,14 +135,24 @@ def schema3(row, n):
     return cells
 
 
+def upgraded(what, tmp, old):
+    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", tmp]).returncode
+    with open(old, newline="") as f, open(os.path.join(tmp, "device.csv"), newline="") as g:
+        check(rc == 0 and f.read() == want and g.read() == want_device,
+              f"scripts/results_upgrade.py does not give back the fixture from {what}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     old = os.path.join(tmp, "results.csv")
+    with open(old, "w", newline="") as g:
+        csv.writer(g, lineterminator="\n").writerows([schema4(r) for r in rows])
+    old_device(os.path.join(tmp, "device.csv"))
+    upgraded("schema 4 without device", tmp, old)
     v3 = [schema3(r, n) for n, r in enumerate(rows)]
     with open(old, "w", newline="") as g:
         csv.writer(g, lineterminator="\n").writerows(v3)
-    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", tmp]).returncode
-    with open(old, newline="") as f:
-        check(rc == 0 and f.read() == want, "scripts/results_upgrade.py does not give back the fixture from schema 3")
+    old_device(os.path.join(tmp, "device.csv"))
+    upgraded("schema 3", tmp, old)
     # Schema 2: a comment line, no version column, no peers and no block
     # shapes but its square tile.
     new_only = ("schema_version", "kind", "bn", "bm_run", "bn_run", "library")
@@ -131,9 +168,8 @@ with tempfile.TemporaryDirectory() as tmp:
                 r = v3[0].index("roofline_ratio")
                 cells[keep.index(r)] = "%.9g" % (float(row[r]) * 100) if row[r] else ""
             out.writerow(cells)
-    rc = subprocess.run([sys.executable, "scripts/results_upgrade.py", tmp]).returncode
-    with open(old, newline="") as f:
-        check(rc == 0 and f.read() == want, "scripts/results_upgrade.py does not give back the fixture from schema 2")
+    old_device(os.path.join(tmp, "device.csv"))
+    upgraded("schema 2", tmp, old)
 
 print(f"results-csv: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -319,7 +319,7 @@ static void bad_input(void **state)
         {{"report"}, "no run folder under results/ (no such folder): name a run folder", 0},
         {{"plots", "runs/missing"}, "runs/missing is not a run folder", 0},
         {{"plots", "runs/malformed"}, "but the header has 5 columns", 0},
-        {{"compare", "runs/good"}, "`compare` needs two run folders", 2},
+        {{"compare"}, "`compare` needs a run folder, or two", 2},
         {{"compare", "runs/good", "runs/missing", "--out", "keep.md"}, "runs/missing is not a run folder", 0},
         {{"compare", "runs/newer", "runs/good"}, "newer than", 0},
         {{"report", "a", "b"}, "`report` takes no more arguments, not \"b\"", 2},

@@ -213,7 +213,7 @@ static void moved_most(void **state)
     snprintf(path, sizeof path, "%s/hotspots.csv", dir);
     FILE *f = fopen(path, "a");
     assert_non_null(f);
-    fputs("04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
+    fputs("04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
           "15,__global__ void __launch_bounds__(TILE * 2) fs04_attention(fs_problem p)\n",
           f);
     fclose(f);
@@ -224,14 +224,14 @@ static void moved_most(void **state)
     lacks(s4, "fs04_attention");
     free(s4);
     free(md);
-    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,dtype,causal,bm,bn,file,line,samples,share_pct,"
+    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,dtype,causal,bm,bn,device,file,line,samples,share_pct,"
                "stall_1,stall_1_pct,stall_2,stall_2_pct,stall_3,stall_3_pct,source\n"
-               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,"
+               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,"
                ",,,,x = 1;\n"
-               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
-               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,"
+               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
+               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,"
                ",,,,x = 1;\n"
-               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
+               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
     md = report(dir);
     s4 = step_of(md, 4);
     has(s4, "\nNo line's share of the samples moved by 1 point or more, 03 causal_skip → 04 two_stage.\n");

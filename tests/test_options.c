@@ -308,7 +308,7 @@ static void rejections(void **state)
         {FS_CMD_SWEEP, ARGS("--tile", "32,,64"), "not \"\""},
         {FS_CMD_SWEEP, ARGS("--seq", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,"
                             "28,29,30,31,32,33"), "more than 32 values"},
-        {FS_CMD_COMPARE, ARGS("a"), "`compare` needs two run folders"},
+        {FS_CMD_COMPARE, ARGS(NULL), "`compare` needs a run folder, or two"},
         {FS_CMD_COMPARE, ARGS("a", "b", "c"), "`compare` takes no more arguments, not \"c\""},
         {FS_CMD_REPORT, ARGS("a", "b"), "`report` takes no more arguments, not \"b\""},
         {FS_CMD_REPORT, ARGS("--seq", "1"), "unknown option --seq for `report`"},

@@ -4,10 +4,13 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "files.h"
 #include "report.h"
 #include "testkit.h"
@@ -51,6 +54,38 @@ int tk_done(const char *tmp, int failed)
             fprintf(stderr, "could not remove %s\n", tmp);
     }
     return failed;
+}
+
+int tk_start(const char *binary, const char *dir, const char *out, char *const *env, char *const *args)
+{
+    char *argv[64] = {(char *)binary}, err[4200];
+    for (int n = 0; args[n] && n < 62; n++)
+        argv[n + 1] = args[n];
+    snprintf(err, sizeof err, "%s.err", out);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        for (int i = 0; env && env[i]; i++) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(env[i], "="), env[i]);
+            setenv(name, env[i] + strlen(name) + (env[i][strlen(name)] == '='), 1);
+        }
+        if (chdir(dir) || !freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(127);
+        alarm(60);
+        execv(binary, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+int tk_wait(int pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        assert_int_equal(errno, EINTR);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void tk_plots_data(const char *run, const char *dir)

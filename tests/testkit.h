@@ -17,6 +17,13 @@ int tk_scratch(const char *argv0, const char *name, char *tmp, size_t len);
  * failed, the test's exit status. */
 int tk_done(const char *tmp, int failed);
 
+/* Starts binary with args (NULL-terminated) in folder dir, stdout to out
+ * and stderr to out.err, the environment's settings env ("NAME=VALUE",
+ * NULL-terminated; NULL for none) added; killed by SIGALRM after a minute.
+ * tk_wait: its exit status, or 128 + the signal that ended it. */
+int tk_start(const char *binary, const char *dir, const char *out, char *const *env, char *const *args);
+int tk_wait(int pid);
+
 /* The charts' data and render.sh of run in dir, written as on a machine
  * without gnuplot (PATH emptied for the call): for tests that read the data
  * only, drawing being two gnuplot processes a chart. */
