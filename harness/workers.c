@@ -28,6 +28,7 @@
 #include "model.h"
 #include "results.h"
 #include "row.h"
+#include "runners.h"
 #include "rundir.h"
 #include "table.h"
 #include "validate.h"
@@ -56,129 +57,6 @@ static int rows_of(const fs_study_spec *o, const unit *u, int from, int to)
         n += variants_of(o, &u[i], NULL);
     return n;
 }
-
-/* ---- what a worker runs: the study, or the test seam's fake ---- */
-
-typedef struct {
-    void *(*open)(const fs_study_spec *o, const char *dir, const char *tag, int ordinal, int argc, char **argv,
-                  int *status);
-    int (*config)(void *s, int index, const fs_shape *c, const int *variants, int n);
-    int (*lost)(const void *s);
-    int (*close)(void *s, int loop);
-} runner;
-
-static void *study_open(const fs_study_spec *o, const char *dir, const char *tag, int ordinal, int argc, char **argv,
-                        int *status)
-{
-    return fs_study_open(o, dir, tag, argc, argv, status);
-}
-static int study_config(void *s, int index, const fs_shape *c, const int *variants, int n)
-{
-    return fs_study_config(s, index, c, variants, n);
-}
-static int study_lost(const void *s) { return fs_study_lost(s); }
-static int study_close(void *s, int loop) { return fs_study_close(s, loop); }
-static const runner study_runner = {study_open, study_config, study_lost, study_close};
-
-/* The fake: a run folder as a worker writes it, without a GPU. */
-typedef struct {
-    const fs_study_spec *o;
-    const char *tag;
-    char *dir, id[160];
-    fs_table results;
-    char **row;
-    double seconds;
-} fake;
-
-/* The unit under way is FLASHSTUDY_FAKE_DIE's: the fake dies once the
- * unit's first row is in its file. */
-static int die;
-
-static void *fake_open(const fs_study_spec *o, const char *dir, const char *tag, int ordinal, int argc, char **argv,
-                       int *status)
-{
-    fake *f = fs_alloc_zero(1, sizeof *f);
-    fs_device d = {.cc = 90, .sms = 132, .l2_bytes = 50u << 20, .mem_bytes = 1ull << 36};
-    snprintf(d.name, sizeof d.name, "Fake GPU");
-    d.uuid[3] = (unsigned char)ordinal;
-    fs_device_id(&d, f->id, sizeof f->id);
-    fs_run_info info = {.timing_rule = o->rule->name, .copy_bps = 1e12, .mma_fps = 1e14};
-    const time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(info.date, sizeof info.date, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    fs_run_command(&info, argc, argv);
-    char note[200];
-    snprintf(note, sizeof note, "FLASHSTUDY_FAKE_GPUS: a test's fake GPU, nothing was measured (CUDA_VISIBLE_DEVICES=%s)",
-             getenv("CUDA_VISIBLE_DEVICES"));
-    fs_run_note(&info, note);
-    char why[512];
-    *status = 1;
-    if (fs_rundir_make(dir, o->force, d.name, &utc, &f->dir, why, sizeof why)) {
-        fprintf(stderr, "flashstudy: %s\n", why);
-        free(f);
-        return NULL;
-    }
-    fs_results_table(&f->results, NULL, 0);
-    if (fs_device_csv_write(f->dir, &d, &info) || fs_results_start(f->dir, &f->results)) {
-        fs_table_free(&f->results);
-        free(f->dir);
-        free(f);
-        return NULL;
-    }
-    f->o = o;
-    f->tag = tag;
-    f->row = fs_alloc_zero((size_t)f->results.ncols, sizeof *f->row);
-    f->seconds = getenv("FLASHSTUDY_FAKE_SECONDS") ? atof(getenv("FLASHSTUDY_FAKE_SECONDS")) : 0;
-    printf("%srun folder: %s (a fake GPU)\n", tag, f->dir);
-    fs_study_catch_signals();
-    return f;
-}
-
-static int fake_config(void *s, int index, const fs_shape *c, const int *variants, int n)
-{
-    fake *f = s;
-    for (int i = 0; i < n; i++) {
-        struct timespec t = {(time_t)f->seconds, (long)((f->seconds - (double)(time_t)f->seconds) * 1e9)};
-        nanosleep(&t, NULL); /* a signal ends it early */
-        if (fs_study_stopped())
-            return 1;
-        const fs_variant *v = f->o->variants[variants[i]];
-        const double median = 1e-6 * (1 + index);
-        fs_problem p;
-        fs_problem_init(&p, c->batch, c->heads_q, c->heads_kv, c->seq, c->head_dim, c->causal, c->bm, c->bn);
-        fs_row_keys(f->row, v, c, f->o->hot, f->id);
-        fs_cell(f->row, FS_COL_STATUS, "ok");
-        fs_cell(f->row, FS_COL_REL_L2_ERR, "0");
-        fs_cell(f->row, FS_COL_REPS, "1");
-        fs_cell_num(f->row, FS_COL_TIME_MEDIAN, median);
-        fs_row_model(f->row, &p, v, median, 1e14, 1e12, -1);
-        fs_cell(f->row, f->results.ncols - 1, "fake measurement: nothing was measured");
-        fs_table_add(&f->results, (const char *const *)f->row);
-        fs_row_print(f->tag, v, f->row);
-        fs_row_clear(f->row, f->results.ncols);
-        if (fs_results_append(f->dir, &f->results, f->results.nrows - 1))
-            return -1;
-        if (die)
-            raise(SIGKILL);
-    }
-    return 0;
-}
-
-static int fake_lost(const void *s) { return 0; }
-
-static int fake_close(void *s, int loop)
-{
-    fake *f = s;
-    printf("%s%d rows written to %s/results.csv\n", f->tag, f->results.nrows, f->dir);
-    fs_table_free(&f->results);
-    free(f->row);
-    free(f->dir);
-    free(f);
-    return loop > 0 ? 130 : loop < 0;
-}
-
-static const runner fake_runner = {fake_open, fake_config, fake_lost, fake_close};
 
 /* ---- the pipes ---- */
 
@@ -218,7 +96,7 @@ typedef struct {
 } worker;
 
 /* The child: its GPU alone, its own run, units until the parent has none. */
-static void worker_main(const fs_study_spec *o, const runner *run, const fs_shape *configs, const unit *units,
+static void worker_main(const fs_study_spec *o, const fs_runner *run, const fs_shape *configs, const unit *units,
                         const worker *w, int argc, char **argv)
 {
     /* Its own process group: Ctrl-C reaches the parent only, which passes
@@ -250,11 +128,11 @@ static void worker_main(const fs_study_spec *o, const runner *run, const fs_shap
     void *s = run->open(o, w->dir, tag, w->ordinal, argc, argv, &status);
     if (!s)
         _exit(status);
-    const char *die_at = run == &fake_runner ? getenv("FLASHSTUDY_FAKE_DIE") : NULL;
     int32_t u = -1;
     int loop = 0, *v = fs_alloc((size_t)o->nvariants * sizeof *v);
     while (!put_int(w->from_worker, u) && !get_int(w->to_worker, &u)) {
-        die = die_at && u == atoi(die_at);
+        if (run->unit)
+            run->unit(s, u);
         const int n = variants_of(o, &units[u], v);
         if ((loop = run->config(s, units[u].config, &configs[units[u].config], v, n)))
             break;
@@ -389,7 +267,7 @@ static void probe_devices(int ordinal, probe *p)
 }
 
 /* Forks worker w; -1 when it cannot. */
-static int start_worker(worker *w, worker *all, int k, const fs_study_spec *o, const runner *run,
+static int start_worker(worker *w, worker *all, int k, const fs_study_spec *o, const fs_runner *run,
                         const fs_shape *configs, const unit *units, int argc, char **argv)
 {
     int to[2], from[2];
@@ -613,7 +491,7 @@ static int merge_shards(const fs_study_spec *o, const worker *w, int nw, const c
 int fs_workers_study(const fs_study_spec *o, int argc, char **argv)
 {
     const char *cmd = o->sweep ? "sweep" : "run";
-    const runner *run = getenv("FLASHSTUDY_FAKE_GPUS") ? &fake_runner : &study_runner;
+    const fs_runner *run = getenv("FLASHSTUDY_FAKE_GPUS") ? &fs_fake_runner : &fs_study_runner;
     probe p;
     probe_devices(o->all_devices ? 0 : o->devices.v[0], &p);
     if (p.rc) {
