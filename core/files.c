@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *kind(mode_t m)
@@ -94,9 +95,40 @@ int fs_path(char *buf, size_t len, const char *dir, const char *name)
 #define SLOTS 4
 static struct {
     FILE *f;
-    volatile sig_atomic_t live;   /* tmp may exist: the signal handler removes it */
-    char path[PATH_MAX], tmp[PATH_MAX + 8];  /* tmp "" when written in place */
+    volatile sig_atomic_t live;   /* tmp exists: the signal handler removes it */
+    char path[FS_PATH_MAX], tmp[FS_PATH_MAX];  /* tmp "" when written in place */
 } slots[SLOTS];
+
+/* Creates a temporary file of a name of its own beside target,
+ * TARGET.XXXXXX.tmp: O_EXCL, so that it is never a file that was there
+ * already (another writer's, a user's, a link). The name's letters need not
+ * be unpredictable, only unlikely to be taken; a taken one is tried again. */
+static int create_tmp(int s)
+{
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static unsigned long long seed;
+    char *tmp = slots[s].tmp;
+    const size_t n = strlen(slots[s].path);
+    if (n + sizeof ".XXXXXX.tmp" > sizeof slots[s].tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(tmp, slots[s].path, n);
+    memcpy(tmp + n, ".XXXXXX.tmp", sizeof ".XXXXXX.tmp");
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    seed ^= (unsigned long long)now.tv_nsec << 20 ^ (unsigned long long)now.tv_sec ^ (unsigned long long)getpid() << 40;
+    for (int tries = 0; tries < 100; tries++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned long long x = seed >> 16;
+        for (int k = 1; k <= 6; k++, x /= 62)
+            tmp[n + k] = letters[x % 62];
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
 
 FILE *fs_out_open(const char *path, char *err, size_t errlen)
 {
@@ -114,15 +146,16 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
         fs_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return NULL;
     }
+    if (strlen(path) >= sizeof slots[s].path) {
+        fs_fail(err, errlen, "cannot write %.80s...: the path is longer than %d bytes", path, FS_PATH_MAX - 1);
+        return NULL;
+    }
     if (exists && S_ISLNK(st.st_mode)) {
         /* The link stays; the file it names is written. */
         if (!realpath(path, target) || stat(target, &st)) {
             fs_fail(err, errlen, "cannot write %s: it is a symbolic link to a missing file", path);
             return NULL;
         }
-    } else if (strlen(path) >= sizeof slots[s].path) {
-        fs_fail(err, errlen, "cannot write %s: the name is too long", path);
-        return NULL;
     } else {
         strcpy(target, path);
     }
@@ -139,16 +172,18 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
         fs_fail(err, errlen, "cannot write %s: it is %s, not a file", target, kind(st.st_mode));
         return NULL;
     } else {
-        size_t n = strlen(target);
-        memcpy(tmp, target, n);
-        memcpy(tmp + n, ".tmp", 5);
-        slots[s].live = 1;
-        /* A stale PATH.tmp, even a link, is replaced and never written through. */
-        unlink(tmp);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        /* Blocked while the name is made: a signal between the file's
+         * creation and `live` would leave it behind. */
+        sigset_t all, old;
+        sigfillset(&all);
+        sigprocmask(SIG_BLOCK, &all, &old);
+        fd = create_tmp(s);
+        int e = errno;
+        slots[s].live = fd >= 0;
+        sigprocmask(SIG_SETMASK, &old, NULL);
         if (fd < 0) {
-            slots[s].live = 0;
-            fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+            fs_fail(err, errlen, "cannot create a temporary file beside %s: %s", target, strerror(e));
+            tmp[0] = '\0';
             return NULL;
         }
         if (exists)

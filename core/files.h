@@ -1,7 +1,9 @@
 /* Files in and out. Inputs are read whole, up to a size cap, and a results
  * file only from a regular file (a FIFO would hang the reader). Outputs go
- * to PATH.tmp and are renamed to PATH when complete, so that a reader never
- * sees half a file, but only where PATH is a regular file or absent: a
+ * to a temporary file of their own beside PATH (PATH.XXXXXX.tmp, created
+ * anew, so that two writers of one PATH never share it and no file that was
+ * there is touched) and are renamed to PATH when complete, so that a reader
+ * never sees half a file, but only where PATH is a regular file or absent: a
  * device or a FIFO (/dev/null, /dev/stdout) is written in place, a symbolic
  * link is followed, and anything else is refused. A signal that kills the
  * program removes the temporary files still open. */
@@ -28,7 +30,8 @@ int fs_path(char *buf, size_t len, const char *dir, const char *name);
 /* Opens path for writing as above; NULL with err. */
 FILE *fs_out_open(const char *path, char *err, size_t errlen);
 /* Closes f, renames its temporary file into place; 0, or -1 with err (the
- * temporary file removed, the target untouched). */
+ * temporary file removed, the target untouched): the output is complete at
+ * PATH only when it returns 0. */
 int fs_out_commit(FILE *f, char *err, size_t errlen);
 /* Closes f and removes its temporary file: the output is abandoned. */
 void fs_out_abort(FILE *f);

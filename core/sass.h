@@ -23,8 +23,8 @@ int fss_row_instance(const fs_table *t, int row, fss_instance *out);
 /* The run's sass.txt: from the machine code that `make` dumps per variant
  * object (<dir>/variants/NN_slug.sass; dir NULL: the executable's folder),
  * only the kernels the run launched: the instances inst[0..n), compute
- * capability cc (sm_<cc>, or its sm_<cc>a form). Written to path.tmp,
- * renamed when complete. Returns 0, or -1 with why (a dump is missing:
+ * capability cc (sm_<cc>, or its sm_<cc>a form). Written with fs_out_open:
+ * renamed into place when complete. Returns 0, or -1 with why (a dump is missing:
  * cuobjdump was not on PATH when make ran). */
 int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
                   size_t whylen);

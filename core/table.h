@@ -34,8 +34,8 @@ double fs_table_num(const fs_table *t, int row, const char *col);
  * FS_SCHEMA_VERSION on every row; that column is checked and left out of t.
  * Returns 0, or -1 with a sentence in err. */
 int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t errlen);
-/* Writes path with fs_out_open (path.tmp, then rename). schema: with the
- * schema_version column first. */
+/* Writes path with fs_out_open (a temporary file, then rename). schema:
+ * with the schema_version column first. */
 int fs_table_write(const char *path, int schema, const fs_table *t, char *err, size_t errlen);
 /* Appends row `row` of t to path, a table of t's header written before, in
  * one write. Returns 0, or -1 with err. */

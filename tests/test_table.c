@@ -4,11 +4,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <dirent.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -45,11 +48,24 @@ static int exists(const char *p)
     return stat(p, &st) == 0;
 }
 
+/* Nothing in the folder but the file of the test (no temporary file left). */
 static void assert_tmp_gone(void)
 {
-    char tmp[160];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    assert_false(exists(tmp));
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "t.csv"))
+            fail_msg("%s/%s left behind", dir, e->d_name);
+    closedir(d);
+}
+
+/* The text of file p, len bytes at most. */
+static void f_read(const char *p, char *text, size_t len)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    text[fread(text, 1, len - 1, f)] = '\0';
+    fclose(f);
 }
 
 /* Reads path, expecting failure with every one of the fragments in err. */
@@ -234,11 +250,8 @@ static void test_schema_written(void **state)
     fs_table_add(&t, row);
     assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
     fs_table_free(&t);
-    char text[64] = "";
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    text[fread(text, 1, sizeof text - 1, f)] = '\0';
-    fclose(f);
+    char text[64];
+    f_read(path, text, sizeof text);
     assert_string_equal(text, "schema_version,a,b\n" FS_SCHEMA_VERSION_TEXT ",#1,\n");
 }
 
@@ -345,6 +358,7 @@ static void test_special_outputs(void **state)
     assert_non_null(strstr(err, "cannot write /dev/full: No space left on device"));
     assert_true(S_ISCHR(mode_of("/dev/full")));
 
+    /* A PATH.tmp of the user's, even a link, is neither written through nor removed. */
     char victim[160], tmp[160], link[160];
     snprintf(victim, sizeof victim, "%s/victim", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -354,11 +368,12 @@ static void test_special_outputs(void **state)
     fclose(f);
     assert_int_equal(symlink(victim, tmp), 0);
     assert_int_equal(fs_table_write(path, 0, &t, err, sizeof err), 0);
-    assert_tmp_gone();
     assert_true(S_ISREG(mode_of(path)));
+    assert_true(S_ISLNK(mode_of(tmp)));
     assert_int_equal(fs_table_read(victim, 0, &r, err, sizeof err), 0);
     assert_string_equal(r.header[0], "victim");
     fs_table_free(&r);
+    unlink(tmp);
 
     assert_int_equal(symlink(path, link), 0);
     t.header[0][0] = 'b';
@@ -369,7 +384,58 @@ static void test_special_outputs(void **state)
     fs_table_free(&r);
     unlink(link);
     unlink(victim);
+    assert_tmp_gone();
     fs_table_free(&t);
+}
+
+/* Two writers of one path, each with a temporary file of its own: both
+ * complete, the last renamed is the file, and neither removed the other's. */
+static void test_two_writers(void **state)
+{
+    FILE *a = fs_out_open(path, err, sizeof err), *b = fs_out_open(path, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    fputs("first\n", a);
+    fputs("second\n", b);
+    assert_int_equal(fs_out_commit(a, err, sizeof err), 0);
+    assert_int_equal(fs_out_commit(b, err, sizeof err), 0);
+    char text[32];
+    f_read(path, text, sizeof text);
+    assert_string_equal(text, "second\n");
+    assert_tmp_gone();
+}
+
+/* A signal removes the temporary file still open, whatever its name. */
+static void test_signal_removes_tmp(void **state)
+{
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        fs_out_signals();
+        FILE *f = fs_out_open(path, err, sizeof err);
+        if (!f || fputs("half", f) < 0 || fflush(f) || write(ready[1], "1", 1) != 1)
+            _exit(1);
+        for (;;)
+            pause();
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    DIR *d = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        entries += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 1);   /* the temporary file */
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    close(ready[0]);
+    close(ready[1]);
+    assert_false(exists(path));
+    assert_tmp_gone();
 }
 
 int main(void)
@@ -388,6 +454,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_writes_leave_no_tmp, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_special_inputs, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_special_outputs, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_two_writers, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_signal_removes_tmp, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
