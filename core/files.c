@@ -91,6 +91,70 @@ int fs_path(char *buf, size_t len, const char *dir, const char *name)
 
 /* ---- outputs ---- */
 
+/* A link may be followed when its user is ours, or when it is one of the
+ * system's: root's, in a folder that no one else may write (/dev/stdout).
+ * Another user's link (in /tmp, say) may name any file we can write. */
+static int trusted_link(const char *link, const struct stat *st)
+{
+    if (st->st_uid == geteuid())
+        return 1;
+    char dir[FS_PATH_MAX];
+    const char *slash = strrchr(link, '/');
+    struct stat d;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - link) + (slash == link) : 1, slash ? link : ".");
+    return st->st_uid == 0 && !stat(dir, &d) && d.st_uid == 0 && !(d.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Every link that path goes through, its folders' and its own, and those
+ * that each link's target goes through in turn; *budget: the links left to
+ * follow (a loop of links ends there). shown: the path asked for. */
+static int check_links(const char *path, const char *shown, int *budget, char *err, size_t errlen)
+{
+    char p[FS_PATH_MAX];
+    if (fs_path(p, sizeof p, path, NULL))
+        return fs_fail(err, errlen, "%.80s...: the path is longer than %d bytes", shown, FS_PATH_MAX - 1);
+    for (size_t i = 1, n = strlen(p); i <= n; i++) {
+        if (i < n && p[i] != '/')
+            continue;
+        p[i] = '\0';
+        struct stat st;
+        if (!lstat(p, &st) && S_ISLNK(st.st_mode)) {
+            if (!trusted_link(p, &st))
+                return fs_fail(err, errlen, "%s%s%s is a symbolic link of another user (uid %u), which flashstudy "
+                               "does not follow: remove it or choose another path", strcmp(p, shown) ? shown : "",
+                               strcmp(p, shown) ? ": " : "", p, (unsigned)st.st_uid);
+            char to[FS_PATH_MAX], next[FS_PATH_MAX];
+            ssize_t len = readlink(p, to, sizeof to - 1);
+            if (len < 0)
+                return fs_fail(err, errlen, "%s: cannot read the link %s: %s", shown, p, strerror(errno));
+            to[len] = '\0';
+            if (--*budget < 0)
+                return fs_fail(err, errlen, "%s: too many levels of symbolic links", shown);
+            /* A relative target is relative to the link's folder. */
+            char *slash = strrchr(p, '/');
+            int cut = *to != '/' && slash;
+            if (cut)
+                *slash = '\0';
+            int too_long = cut ? fs_path(next, sizeof next, p, to) : fs_path(next, sizeof next, to, NULL);
+            if (cut)
+                *slash = '/';
+            if (too_long)
+                return fs_fail(err, errlen, "%s: the link %s names a path too long", shown, p);
+            if (check_links(next, shown, budget, err, errlen))
+                return -1;
+        }
+        if (i < n)
+            p[i] = '/';
+    }
+    return 0;
+}
+
+int fs_links_owned(const char *path, char *err, size_t errlen)
+{
+    int budget = 40;   /* as the kernel's lookup: 40 links at most */
+    return check_links(path, path, &budget, err, errlen);
+}
+
 /* The outputs open at once: render.sh and one chart's file at most. */
 #define SLOTS 4
 static struct {
@@ -141,6 +205,8 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
     }
     char *target = slots[s].path, *tmp = slots[s].tmp;
     struct stat st;
+    if (fs_links_owned(path, err, errlen))
+        return NULL;
     int exists = !lstat(path, &st);
     if (!exists && errno != ENOENT) {
         fs_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));

@@ -5,7 +5,8 @@
  * there is touched) and are renamed to PATH when complete, so that a reader
  * never sees half a file, but only where PATH is a regular file or absent: a
  * device or a FIFO (/dev/null, /dev/stdout) is written in place, a symbolic
- * link is followed, and anything else is refused. A signal that kills the
+ * link is followed when it is the user's own (fs_links_owned), and anything
+ * else is refused. A signal that kills the
  * program removes the temporary files still open. */
 #ifndef FS_FILES_H
 #define FS_FILES_H
@@ -26,6 +27,13 @@ char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t 
 /* dir/name, or dir alone when name is NULL, into buf of len bytes. Returns
  * 0, or -1 when it would not fit (buf then holds ""): a path is never cut. */
 int fs_path(char *buf, size_t len, const char *dir, const char *name);
+
+/* 0 when every symbolic link that path goes through (its folders', its own,
+ * and theirs in turn) is the user's own, or the system's: root's, in a
+ * folder no one else may write (/dev/stdout). Another user's link, planted
+ * in a world-writable folder, could name any file the user may write: -1
+ * with err naming it. */
+int fs_links_owned(const char *path, char *err, size_t errlen);
 
 /* Opens path for writing as above; NULL with err. */
 FILE *fs_out_open(const char *path, char *err, size_t errlen);

@@ -625,6 +625,8 @@ int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_c
 int fsr_mkdirs(const char *path, char *err, size_t errlen)
 {
     char p[1024];
+    if (fs_links_owned(path, err, errlen))
+        return -1;
     snprintf(p, sizeof p, "%s", path);
     for (char *s = p + 1;; s++) {
         if (*s == '/' || !*s) {

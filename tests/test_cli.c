@@ -535,6 +535,61 @@ static void special_outputs(void **state)
     unlink(target);
 }
 
+/* In a world-writable folder, another user's link is not followed: not as
+ * --out, not as the folder of --out, not where a link of ours leads. The
+ * victims stay as they were. Only root can give a link to another user. */
+static void foreign_links(void **state)
+{
+    if (geteuid())
+        skip();
+    char shared[256], link[300], victim[300], dir[300], mine[300];
+    snprintf(shared, sizeof shared, "%s/shared", base);
+    snprintf(victim, sizeof victim, "%s/victim.md", base);
+    snprintf(dir, sizeof dir, "%s/victim-dir", base);
+    assert_int_equal(mkdir(shared, 0777), 0);
+    assert_int_equal(chmod(shared, 01777), 0);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    write_file("../victim.md", "the victim's\n");
+    snprintf(link, sizeof link, "%s/x.md", shared);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(lchown(link, 65534, 65534), 0);
+    snprintf(link, sizeof link, "%s/charts", shared);
+    assert_int_equal(symlink(dir, link), 0);
+    assert_int_equal(lchown(link, 65534, 65534), 0);
+    snprintf(mine, sizeof mine, "%s/mine.md", work);
+    snprintf(link, sizeof link, "%s/x.md", shared);
+    assert_int_equal(symlink(link, mine), 0);
+    char out[300], charts[300];
+    snprintf(out, sizeof out, "%s/x.md", shared);
+    snprintf(charts, sizeof charts, "%s/charts/run", shared);
+    const char *const cases[][6] = {{"report", "runs/fixture", "--out", out},
+                                    {"compare", "runs/fixture", "runs/fixture", "--out", out},
+                                    {"report", "runs/fixture", "--out", "mine.md"},
+                                    {"plots", "runs/fixture", "--out", charts}};
+    for (int i = 0; i < 4; i++) {
+        char *before = snapshot();
+        result r;
+        run(&r, cases[i]);
+        char *after = snapshot();
+        if (!r.status || !strstr(r.err, "is a symbolic link of another user (uid 65534), which flashstudy does not follow"))
+            fail_msg("`%s ... --out %s`: status %d, %s", cases[i][0], cases[i][i == 1 ? 4 : 3], r.status, r.err);
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        result_free(&r);
+    }
+    char *text = slurp(victim);
+    assert_string_equal(text, "the victim's\n");
+    free(text);
+    DIR *d = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        entries += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 0);
+    unlink(mine);
+}
+
 /* plots starts gnuplot without a shell: a fake gnuplot first on PATH records
  * its arguments and folder, and no name with shell syntax runs a command. */
 static void gnuplot_without_shell(void **state)
@@ -704,7 +759,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bad_input),          cmocka_unit_test(unwritable_parent),  cmocka_unit_test(help_and_version),
         cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids),           cmocka_unit_test(metrics_lists),
         cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
-        cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp),
+        cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp), cmocka_unit_test(foreign_links),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
