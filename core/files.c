@@ -19,31 +19,55 @@ static const char *kind(mode_t m)
            : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
-char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
-                   size_t errlen)
+static void too_large(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
+    fs_fail(err, errlen, "%s is larger than %zu MiB, the most flashstudy reads from such a file", path, max_bytes >> 20);
+}
+
+/* path opened for reading and checked: a regular file of max_bytes at most,
+ * or with regular_only 0 also a pipe or a device (of any size). The
+ * descriptor, its status in *st; -1 with err. */
+static int open_in(const char *path, size_t max_bytes, int regular_only, struct stat *st, char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO to look at it must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
     if (fd < 0) {
         fs_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
+        return -1;
     }
+    if (fstat(fd, st)) {
+        fs_fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    } else if (regular_only && !S_ISREG(st->st_mode)) {
+        fs_fail(err, errlen, "%s is %s, not a regular file: flashstudy reads it only from a file", path,
+                kind(st->st_mode));
+    } else if (S_ISREG(st->st_mode) && (size_t)st->st_size > max_bytes) {
+        too_large(path, max_bytes, err, errlen);
+    } else {
+        return fd;
+    }
+    close(fd);
+    return -1;
+}
+
+FILE *fs_in_open(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
     struct stat st;
-    if (fstat(fd, &st)) {
+    int fd = open_in(path, max_bytes, 1, &st, err, errlen);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+    if (fd >= 0 && !f) {
         fs_fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
         close(fd);
-        return NULL;
     }
-    if ((regular_only && !S_ISREG(st.st_mode)) || (S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes)) {
-        if (S_ISREG(st.st_mode))
-            fs_fail(err, errlen, "%s is larger than %zu MiB, the most flashstudy reads from such a file", path,
-                    max_bytes >> 20);
-        else
-            fs_fail(err, errlen, "%s is %s, not a regular file: flashstudy reads it only from a file", path,
-                    kind(st.st_mode));
-        close(fd);
+    return f;
+}
+
+char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
+                   size_t errlen)
+{
+    struct stat st;
+    int fd = open_in(path, max_bytes, regular_only, &st, err, errlen);
+    if (fd < 0)
         return NULL;
-    }
     size_t n = 0, cap = S_ISREG(st.st_mode) ? (size_t)st.st_size : 65536;
     char *data = malloc(cap + 1);
     ssize_t got = 1;
@@ -66,8 +90,7 @@ char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t 
     close(fd);
     if (!data || got > 0 || got < 0 || n > max_bytes) {
         if (n > max_bytes)
-            fs_fail(err, errlen, "%s is larger than %zu MiB, the most flashstudy reads from such a file", path,
-                    max_bytes >> 20);
+            too_large(path, max_bytes, err, errlen);
         else
             fs_fail(err, errlen, "cannot read %s: %s", path, data && got < 0 ? strerror(e) : "out of memory");
         free(data);

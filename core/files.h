@@ -17,12 +17,18 @@
 #define FS_PATH_MAX 4096                   /* the longest path flashstudy writes or reads */
 #define FS_RESULTS_MAX_BYTES (32u << 20)   /* results.csv and the other tables */
 #define FS_METRICS_MAX_BYTES (1u << 20)    /* --metrics @FILE */
+#define FS_SASS_MAX_BYTES (256u << 20)     /* sass.txt and make's dumps (a run's is about 11 MB) */
 
 /* The whole file, NUL-terminated, in *size bytes; NULL with one sentence in
  * err. regular_only: refuse anything but a regular file (without opening
  * it, so that a FIFO cannot block). Larger than max_bytes: refused. */
 char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
                    size_t errlen);
+
+/* path opened to be read as a stream: a regular file of max_bytes at most,
+ * checked as fs_read_file checks it with regular_only. NULL with err. A
+ * reader stops at max_bytes too (the file may grow). */
+FILE *fs_in_open(const char *path, size_t max_bytes, char *err, size_t errlen);
 
 /* dir/name, or dir alone when name is NULL, into buf of len bytes. Returns
  * 0, or -1 when it would not fit (buf then holds ""): a path is never cut. */

@@ -2,7 +2,6 @@
  * architecture, instructions counted by class, summed per variant; and the
  * run's sass.txt, cut from the dumps that `make` wrote per variant. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,17 +135,45 @@ static int launched(const kernel *k, const fss_instance *inst, int n)
     return 0;
 }
 
-int fss_read(const char *path, const char *arch, const fss_instance *inst, int ninst, fss_mix *mix, int max,
-             char *archs, size_t archlen)
+/* The next line of f, cut at sizeof line bytes, or NULL at its end; *read
+ * counts the bytes, and a file that grows past FS_SASS_MAX_BYTES while it
+ * is read ends there (*read then says so). */
+static char *next_line(FILE *f, char (*line)[4096], size_t *read)
 {
-    FILE *f = fopen(path, "r");
+    if (*read > FS_SASS_MAX_BYTES || !fgets(*line, sizeof *line, f))
+        return NULL;
+    *read += strlen(*line);
+    return *read > FS_SASS_MAX_BYTES ? NULL : *line;
+}
+
+/* The mix entry of variant v, added when new (and room is left); -1 when none. */
+static int mix_entry(fss_mix *mix, int *nv, int max, int v)
+{
+    int i = 0;
+    while (i < *nv && mix[i].variant != v)
+        i++;
+    if (i == *nv) {
+        if (*nv == max)
+            return -1;
+        memset(&mix[i], 0, sizeof mix[i]);
+        mix[(*nv)++].variant = v;
+    }
+    return i;
+}
+
+int fss_read(const char *path, const char *arch, const fss_instance *inst, int ninst, fss_mix *mix, int max,
+             char *archs, size_t archlen, char *err, size_t errlen)
+{
+    FILE *f = fs_in_open(path, FS_SASS_MAX_BYTES, err, errlen);
     if (!f)
         return -1;
-    kernel *k = NULL;
-    int nk = 0, cap = 0, cur = -1;
+    /* One pass, each kernel's counts added to its variant's as they are
+     * read: the memory does not grow with the file. */
+    int nv = 0, cur = -1;   /* cur: the entry of the kernel being read, when the run launched it */
     char line[4096], here[32] = "";
+    size_t bytes = 0;
     archs[0] = '\0';
-    while (fgets(line, sizeof line, f)) {
+    while (next_line(f, &line, &bytes)) {
         char *s = line;
         while (isspace((unsigned char)*s))
             s++;
@@ -156,24 +183,16 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
                 strcat(strcat(archs, *archs ? " " : ""), here);
             cur = -1;
         } else if (!strncmp(s, "Function : ", 11)) {
+            kernel k;
             cur = -1;
-            int v = variant_of(s + 11);
-            if (v < 0 || !same_arch(here, arch))
+            if ((k.variant = variant_of(s + 11)) < 0 || !same_arch(here, arch))
                 continue;
-            if (nk == cap) {
-                cap = cap ? 2 * cap : 16;
-                kernel *grown = realloc(k, sizeof *k * cap);
-                if (!grown) {
-                    free(k);
-                    fclose(f);
-                    return -1;
-                }
-                k = grown;
+            template_args(s + 11, &k);
+            int v = mix_entry(mix, &nv, max, k.variant);
+            if (v >= 0 && launched(&k, inst, ninst)) {
+                mix[v].kernels++;
+                cur = v;
             }
-            cur = nk++;
-            memset(&k[cur], 0, sizeof k[cur]);
-            k[cur].variant = v;
-            template_args(s + 11, &k[cur]);
         } else if (cur >= 0 && !strncmp(s, "/*", 2) && isxdigit((unsigned char)s[2])) {
             /* An instruction: its offset in a comment, then "@!P0 BRA 0x80 ;". */
             char *t = strstr(s, "*/");
@@ -200,30 +219,15 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
                 continue;
             int c = classify(op, tok + b);
             if (c >= 0)
-                k[cur].n[c]++;
-            k[cur].n[FSS_TOTAL]++;
+                mix[cur].n[c]++;
+            mix[cur].n[FSS_TOTAL]++;
         }
     }
+    int bad = ferror(f);
     fclose(f);
-
-    int nv = 0;
-    for (int i = 0; i < nk; i++) {
-        int v = 0;
-        while (v < nv && mix[v].variant != k[i].variant)
-            v++;
-        if (v == nv) {
-            if (nv == max)
-                continue;
-            memset(&mix[nv], 0, sizeof mix[nv]);
-            mix[nv++].variant = k[i].variant;
-        }
-        if (!launched(&k[i], inst, ninst))
-            continue;
-        mix[v].kernels++;
-        for (int c = 0; c < FSS_COUNT; c++)
-            mix[v].n[c] += k[i].n[c];
-    }
-    free(k);
+    if (bad || bytes > FS_SASS_MAX_BYTES)
+        return bad ? fs_fail(err, errlen, "cannot read %s", path)
+                   : fs_fail(err, errlen, "%s grew past %u MiB while it was read", path, FS_SASS_MAX_BYTES >> 20);
     /* In variant order. */
     for (int i = 1; i < nv; i++)
         for (int j = i; j > 0 && mix[j - 1].variant > mix[j].variant; j--) {
@@ -237,12 +241,14 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
 /* Copies the kernels of one dump that the run launched: architecture arch,
  * an fsNN_ name, one of the instances. Each kept kernel runs from its
  * "Function :" line to the next kernel, section or fatbin; its section's
- * "code for" line goes first. */
-static void copy_kernels(FILE *in, FILE *out, const char *arch, const fss_instance *inst, int n)
+ * "code for" line goes first. Returns 0, or -1 when the dump grew past
+ * FS_SASS_MAX_BYTES while it was read. */
+static int copy_kernels(FILE *in, FILE *out, const char *arch, const fss_instance *inst, int n)
 {
     char line[4096], here[32] = "";
     int keep = 0, section_written = 0;
-    while (fgets(line, sizeof line, in)) {
+    size_t bytes = 0;
+    while (next_line(in, &line, &bytes)) {
         const char *s = line;
         while (isspace((unsigned char)*s))
             s++;
@@ -264,6 +270,7 @@ static void copy_kernels(FILE *in, FILE *out, const char *arch, const fss_instan
         if (keep)
             fputs(line, out);
     }
+    return bytes > FS_SASS_MAX_BYTES ? -1 : 0;
 }
 
 /* The folder of the running executable. */
@@ -306,14 +313,17 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
         if (seen)
             continue;
         snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
-        FILE *in = fopen(src, "r");
+        FILE *in = fs_in_open(src, FS_SASS_MAX_BYTES, why, whylen);
         if (!in) {
-            int saved = errno;
             fs_out_abort(out);
-            return fs_fail(why, whylen, "cannot read %s: %s", src, strerror(saved));
+            return -1;
         }
-        copy_kernels(in, out, arch, inst, n);
+        int rc = copy_kernels(in, out, arch, inst, n);
         fclose(in);
+        if (rc) {
+            fs_out_abort(out);
+            return fs_fail(why, whylen, "%s grew past %u MiB while it was read", src, FS_SASS_MAX_BYTES >> 20);
+        }
     }
     return fs_out_commit(out, why, whylen);
 }

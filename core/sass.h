@@ -41,9 +41,11 @@ typedef struct {
 } fss_mix;
 /* Sums, per variant, the kernels of architecture `arch` ("sm_90") that are
  * the instances inst[0..n) (one a variant: the rows of one configuration).
- * Returns how many variants, or -1 when path cannot be read. *archs lists
- * the architectures found (for the message when none matches). */
+ * path must be a regular file of FS_SASS_MAX_BYTES at most; it is read
+ * once, in memory that does not grow with it. Returns how many variants, or
+ * -1 with err. *archs lists the architectures found (for the message when
+ * none matches). */
 int fss_read(const char *path, const char *arch, const fss_instance *inst, int n, fss_mix *mix, int max,
-             char *archs, size_t archlen);
+             char *archs, size_t archlen, char *err, size_t errlen);
 
 #endif

@@ -3,8 +3,10 @@
  * reports/peers.csv. */
 #include "report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "change.h"
 #include "inside.h"
 #include "metrics.h"
@@ -402,21 +404,39 @@ static void peers_section(FILE *f, const fsr_run *r, const fs_table *peers)
     fprintf(f, any ? "\n" : "No configuration of this run matches a peer measurement.\n\n");
 }
 
-static void sass_section(FILE *f, const fsr_run *r)
+/* The static instruction mix of the steps of the primary configuration,
+ * read from sass.txt before the report is written; n -1: the run has none. */
+typedef struct {
+    char arch[32], archs[256];
+    int n;
+    fss_mix mix[MAX_MIX];
+} sass_mix;
+
+static int read_mix(const fsr_run *r, sass_mix *m, char *err, size_t errlen)
 {
-    char path[1200], arch[32], archs[256];
+    char path[FS_PATH_MAX];
     int major = 0, minor = 0;
     sscanf(fsr_dev(r, "cc"), "%d.%d", &major, &minor);
-    snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
-    snprintf(path, sizeof path, "%s/sass.txt", r->dir);
-    fprintf(f, "## Static instruction mix (%s)\n\n", arch);
+    snprintf(m->arch, sizeof m->arch, "sm_%d%d", major, minor);
+    m->n = -1;
+    struct stat st;
+    if (fs_path(path, sizeof path, r->dir, "sass.txt") || (stat(path, &st) && errno == ENOENT))
+        return 0;
     /* The instance each step of the primary configuration ran. */
     fss_instance inst[MAX_MIX];
     int rows[MAX_MIX], ninst = 0, nrows = fsr_rows(r, r->primary, rows, MAX_MIX);
     for (int i = 0; i < nrows && ninst < MAX_MIX; i++)
         ninst += fss_row_instance(&r->res, rows[i], &inst[ninst]);
-    fss_mix mix[MAX_MIX];
-    int n = fss_read(path, arch, inst, ninst, mix, MAX_MIX, archs, sizeof archs);
+    m->n = fss_read(path, m->arch, inst, ninst, m->mix, MAX_MIX, m->archs, sizeof m->archs, err, errlen);
+    return m->n < 0 ? -1 : 0;
+}
+
+static void sass_section(FILE *f, const fsr_run *r, const sass_mix *m)
+{
+    const char *arch = m->arch;
+    const fss_mix *mix = m->mix;
+    const int n = m->n;
+    fprintf(f, "## Static instruction mix (%s)\n\n", arch);
     if (n < 0) {
         fprintf(f, "No sass.txt in this run folder: no instruction mix (a run cuts it from the "
                    "per-variant dumps that `make` writes when cuobjdump is on PATH).\n\n");
@@ -424,7 +444,7 @@ static void sass_section(FILE *f, const fsr_run *r)
     }
     if (n == 0) {
         fprintf(f, "sass.txt holds no fsNN_ kernel for %s (architectures found: %s).\n\n", arch,
-                *archs ? archs : "none");
+                *m->archs ? m->archs : "none");
         return;
     }
     fprintf(f, "Instructions in the machine code (static counts, not executed counts) of each variant's "
@@ -562,7 +582,7 @@ static void glossary_section(FILE *f, const fsr_run *r)
 /* ---- entry points ---- */
 
 static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const fs_table *peers,
-                        const fsr_inside *in)
+                        const fsr_inside *in, const sass_mix *mix)
 {
     fprintf(f, "# flashstudy run %s\n\n", r->id);
     fprintf(f, "FlashAttention-2 forward, one CUDA variant per step of document 000's optimisation log; "
@@ -584,7 +604,7 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
     sweep_section(f, r, peers);
     fsr_peers_section(f, r);
     peers_section(f, r, peers);
-    sass_section(f, r);
+    sass_section(f, r, mix);
     glossary_section(f, r);
     return 0;
 }
@@ -605,10 +625,20 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
         fs_table_free(&seed);
         return -1;
     }
+    /* Every input is read before the output is opened: one that cannot be
+     * read leaves an earlier report as it was. */
+    sass_mix mix;
     if (fsr_inside_load(&in, run_dir, err, errlen)) {
         fsr_free(&r);
         fs_table_free(&seed);
         fs_table_free(&peers);
+        return -1;
+    }
+    if (read_mix(&r, &mix, err, errlen)) {
+        fsr_free(&r);
+        fs_table_free(&seed);
+        fs_table_free(&peers);
+        fsr_inside_free(&in);
         return -1;
     }
     char path[1200];
@@ -620,7 +650,7 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
     /* The default folder is made where missing (a working folder of one's own). */
     FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
     if (f) {
-        write_report(f, &r, &seed, &peers, &in);
+        write_report(f, &r, &seed, &peers, &in, &mix);
         rc = fs_out_commit(f, err, errlen);
     }
     if (!rc)

@@ -17,6 +17,12 @@ int tk_scratch(const char *argv0, const char *name, char *tmp, size_t len);
  * failed, the test's exit status. */
 int tk_done(const char *tmp, int failed);
 
+/* Runs fn(arg) in a child process, whose memory starts afresh: the growth
+ * of its peak resident memory in KiB while fn ran, its seconds in *seconds
+ * (when not NULL). The test fails when fn returns non-zero or the child
+ * dies. */
+long tk_peak_kib(int (*fn)(void *arg), void *arg, double *seconds);
+
 /* The charts' data and render.sh of run in dir, written as on a machine
  * without gnuplot (PATH emptied for the call): for tests that read the data
  * only, drawing being two gnuplot processes a chart. */
