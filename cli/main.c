@@ -45,15 +45,15 @@ static int cmd_metrics(const fs_options *o, int argc, char **argv)
 static int check_run(const char *dir)
 {
     struct stat st;
-    char path[4096], err[1024];
+    char path[FS_PATH_MAX], err[1024];
     fs_table t;
     if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "flashstudy: %s is not a run folder (no such folder%s)\n", dir,
                 strchr(dir, '/') ? "" : ", nor a run id under results/");
         return -1;
     }
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    if (fs_table_read(path, 1, &t, err, sizeof err)) {
+    if (fs_path_checked(path, sizeof path, dir, "results.csv", err, sizeof err) ||
+        fs_table_read(path, 1, &t, err, sizeof err)) {
         fprintf(stderr, "flashstudy: %s\n", err);
         return -1;
     }

@@ -112,6 +112,14 @@ int fs_path(char *buf, size_t len, const char *dir, const char *name)
     return 0;
 }
 
+int fs_path_checked(char *buf, size_t len, const char *dir, const char *name, char *err, size_t errlen)
+{
+    if (!fs_path(buf, len, dir, name))
+        return 0;
+    return fs_fail(err, errlen, "%.60s...%s%s: the path is longer than the %zu bytes flashstudy takes", dir,
+                   name ? "/" : "", name ? name : "", len - 1);
+}
+
 /* ---- outputs ---- */
 
 /* A link may be followed when its user is ours, or when it is one of the

@@ -41,6 +41,9 @@ int fs_path(char *buf, size_t len, const char *dir, const char *name);
  * with err naming it. */
 int fs_links_owned(const char *path, char *err, size_t errlen);
 
+/* fs_path, with a sentence in err when the path would not fit. */
+int fs_path_checked(char *buf, size_t len, const char *dir, const char *name, char *err, size_t errlen);
+
 /* Opens path for writing as above; NULL with err. */
 FILE *fs_out_open(const char *path, char *err, size_t errlen);
 /* Closes f, renames its temporary file into place; 0, or -1 with err (the

@@ -289,7 +289,7 @@ static int exe_dir(char *buf, size_t len)
 int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
                   size_t whylen)
 {
-    char here[2048], src[2400], arch[16];
+    char here[FS_PATH_MAX], src[FS_PATH_MAX], name[100], arch[16];
     if (!dir) {
         if (exe_dir(here, sizeof here))
             return fs_fail(why, whylen, "cannot find the executable's folder: no sass.txt");
@@ -297,7 +297,9 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
     }
     /* Every dump first: a run's sass.txt holds all of its steps or none. */
     for (int i = 0; i < n; i++) {
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
+        snprintf(name, sizeof name, "variants/%02d_%s.sass", inst[i].variant, inst[i].slug);
+        if (fs_path_checked(src, sizeof src, dir, name, why, whylen))
+            return -1;
         if (access(src, R_OK))
             return fs_fail(why, whylen, "no machine code: %s is missing (make writes it when cuobjdump is on PATH)",
                            src);
@@ -312,7 +314,8 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
             seen = inst[j].variant == inst[i].variant;
         if (seen)
             continue;
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
+        snprintf(name, sizeof name, "variants/%02d_%s.sass", inst[i].variant, inst[i].slug);
+        fs_path(src, sizeof src, dir, name);   /* fits: checked above */
         FILE *in = fs_in_open(src, FS_SASS_MAX_BYTES, why, whylen);
         if (!in) {
             fs_out_abort(out);

@@ -42,8 +42,9 @@ static void num_var(chart_ctx *c, const char *name, double x)
 
 static FILE *dat_open(chart_ctx *c, const char *name, const char *header)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    char path[FS_PATH_MAX];
+    if (fs_path_checked(path, sizeof path, c->dir, name, c->err, c->errlen))
+        return NULL;
     FILE *f = fs_out_open(path, c->err, c->errlen);
     if (f)
         fprintf(f, "# %s, run %s\n", header, c->r->id);
@@ -291,7 +292,7 @@ static int chart_seed(chart_ctx *c)
     if (n < 0)
         return 0;
     fs_table seed;
-    char e[512], path[1200];
+    char e[512], path[FS_PATH_MAX];
     if (fs_table_read(fsr_data(FSR_SEED_FIGURES, path, sizeof path), 0, &seed, e, sizeof e)) {
         snprintf(c->skip, sizeof c->skip, "%s", e);
         return 0;

@@ -23,12 +23,13 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
         fsr_free(&a);
         return -1;
     }
-    char path[1200];
-    if (out_md)
-        snprintf(path, sizeof path, "%s", out_md);
-    else
-        snprintf(path, sizeof path, "reports/compare-%s-%s.md", a.id, b.id);
-    FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
+    char path[FS_PATH_MAX], name[600];
+    snprintf(name, sizeof name, "compare-%s-%s.md", a.id, b.id);
+    FILE *f = !(out_md ? fs_path_checked(path, sizeof path, out_md, NULL, err, errlen)
+                       : fs_path_checked(path, sizeof path, "reports", name, err, errlen) ||
+                             fsr_mkdirs("reports", err, errlen))
+                  ? fs_out_open(path, err, errlen)
+                  : NULL;
     if (!f) {
         fsr_free(&a);
         fsr_free(&b);

@@ -58,7 +58,7 @@ int fsr_line_diff(const char *const *a, int na, const char *const *b, int nb, ch
 /* ---- a variant's source file as it is in the checkout ---- */
 
 typedef struct {
-    char path[1200];
+    char path[FS_PATH_MAX];
     char *text, *cmp;     /* the file, and the same as the diff compares it */
     char **line, **cmp_line;
     int n;

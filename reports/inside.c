@@ -14,10 +14,11 @@ static const char *const time_cols[] = {"t_s", "dt_s", NULL};
 static int load(const char *dir, const char *name, const char *const *cols, fs_table *t, int *have, char *err,
                 size_t errlen)
 {
-    char path[1200];
+    char path[FS_PATH_MAX];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     *have = 0;
+    if (fs_path_checked(path, sizeof path, dir, name, err, errlen))
+        return -1;
     if (stat(path, &st) && errno == ENOENT)
         return 0;
     if (fs_table_read(path, 0, t, err, errlen))

@@ -641,14 +641,15 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
         fsr_inside_free(&in);
         return -1;
     }
-    char path[1200];
-    if (out_md)
-        snprintf(path, sizeof path, "%s", out_md);
-    else
-        snprintf(path, sizeof path, "reports/%s.md", r.id);
+    char path[FS_PATH_MAX], name[300];
+    snprintf(name, sizeof name, "%s.md", r.id);
     int rc = -1;
     /* The default folder is made where missing (a working folder of one's own). */
-    FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
+    FILE *f = !(out_md ? fs_path_checked(path, sizeof path, out_md, NULL, err, errlen)
+                       : fs_path_checked(path, sizeof path, "reports", name, err, errlen) ||
+                             fsr_mkdirs("reports", err, errlen))
+                  ? fs_out_open(path, err, errlen)
+                  : NULL;
     if (f) {
         write_report(f, &r, &seed, &peers, &in, &mix);
         rc = fs_out_commit(f, err, errlen);

@@ -271,12 +271,12 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     const char *base = strrchr(r->dir, '/');
     snprintf(r->id, sizeof r->id, "%.255s", base ? base + 1 : r->dir);
 
-    char path[1200];
+    char path[FS_PATH_MAX];
     struct stat st;
     if (stat(r->dir, &st) || !S_ISDIR(st.st_mode))
         return fs_fail(err, errlen, "%s is not a run folder (no such directory)", r->dir);
-    snprintf(path, sizeof path, "%s/results.csv", r->dir);
-    if (fs_table_read(path, 1, &r->res, err, errlen))
+    if (fs_path_checked(path, sizeof path, r->dir, "results.csv", err, errlen) ||
+        fs_table_read(path, 1, &r->res, err, errlen))
         return -1;
     const int old_layout = fs_table_col(&r->res, "tile") >= 0;
     for (int c = 0; c < FS_COL_COUNT; c++)
@@ -295,8 +295,8 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         fs_table_free(&r->res);
         return fs_fail(err, errlen, "%s has a header but no rows: the run measured nothing", path);
     }
-    snprintf(path, sizeof path, "%s/device.csv", r->dir);
-    if (fs_table_read(path, 0, &r->dev, err, errlen)) {
+    if (fs_path_checked(path, sizeof path, r->dir, "device.csv", err, errlen) ||
+        fs_table_read(path, 0, &r->dev, err, errlen)) {
         fs_table_free(&r->res);
         return -1;
     }
@@ -624,10 +624,9 @@ int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_c
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)
 {
-    char p[1024];
-    if (fs_links_owned(path, err, errlen))
+    char p[FS_PATH_MAX];
+    if (fs_path_checked(p, sizeof p, path, NULL, err, errlen) || fs_links_owned(p, err, errlen))
         return -1;
-    snprintf(p, sizeof p, "%s", path);
     for (char *s = p + 1;; s++) {
         if (*s == '/' || !*s) {
             char c = *s;

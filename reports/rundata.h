@@ -38,7 +38,7 @@ typedef struct {
 } fsr_config;
 
 typedef struct {
-    char dir[1024], id[256];
+    char dir[FS_PATH_MAX], id[256];
     fs_table res, dev;
     int *cfg_of_row;                 /* row -> index into cfgs */
     char *peer;                      /* row -> 1 for a peer's row */

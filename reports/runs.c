@@ -5,16 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "files.h"
 #include "table.h"
 
 /* The date a run's device.csv records, "" when it has none. */
 static void run_date(const char *dir, char *date, size_t len)
 {
-    char path[1300], err[512];
+    char path[FS_PATH_MAX], err[512];
     fs_table t;
     date[0] = '\0';
-    snprintf(path, sizeof path, "%s/device.csv", dir);
-    if (fs_table_read(path, 0, &t, err, sizeof err))
+    if (fs_path(path, sizeof path, dir, "device.csv") || fs_table_read(path, 0, &t, err, sizeof err))
         return;
     for (int i = 0; i < t.nrows && fs_table_col(&t, "key") >= 0 && fs_table_col(&t, "value") >= 0; i++)
         if (!strcmp(fs_table_get(&t, i, "key"), "date"))
@@ -27,17 +27,16 @@ const char *fs_latest_run(const char *results_dir, char *buf, size_t len, char *
     DIR *d = opendir(results_dir);
     if (!d)
         return NULL;
-    char best[256] = "", best_date[64] = "", tie[256] = "", date[64], path[1200];
+    char best[256] = "", best_date[64] = "", tie[256] = "", date[64], path[FS_PATH_MAX], csv[FS_PATH_MAX];
     int ties = 0;
     struct dirent *e;
     struct stat st;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof best)
             continue;
-        snprintf(path, sizeof path, "%s/%s/results.csv", results_dir, e->d_name);
-        if (stat(path, &st) || !S_ISREG(st.st_mode))
+        if (fs_path(path, sizeof path, results_dir, e->d_name) || fs_path(csv, sizeof csv, path, "results.csv") ||
+            stat(csv, &st) || !S_ISREG(st.st_mode))
             continue;
-        snprintf(path, sizeof path, "%s/%s", results_dir, e->d_name);
         run_date(path, date, sizeof date);
         /* ISO 8601 dates in UTC: text order is time order. Equal dates: the
          * later name, said in why. */
@@ -53,7 +52,7 @@ const char *fs_latest_run(const char *results_dir, char *buf, size_t len, char *
         }
     }
     closedir(d);
-    if (!*best || (size_t)snprintf(buf, len, "%s/%s", results_dir, best) >= len)
+    if (!*best || fs_path(buf, len, results_dir, best))
         return NULL;
     if (!ties)
         snprintf(why, whylen, "the newest run by its recorded date (%s): %s", *best_date ? best_date : "none", buf);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fail.h"
+#include "files.h"
 
 const char *fsr_data(const char *rel, char *buf, size_t len)
 {
@@ -36,7 +37,7 @@ const char *fsr_data(const char *rel, char *buf, size_t len)
 
 static int load_side_table(const char *rel, const char *const *cols, fs_table *t, char *err, size_t errlen)
 {
-    char path[1200];
+    char path[FS_PATH_MAX];
     if (fs_table_read(fsr_data(rel, path, sizeof path), 0, t, err, errlen))
         return fs_fail(err + strlen(err), errlen - strlen(err), " (" FSR_DATA_HINT ")");
     for (; *cols; cols++)

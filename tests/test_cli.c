@@ -716,6 +716,70 @@ static int has_tmp(const char *dir, const char *name)
     return found;
 }
 
+/* A folder of `depth` levels of 99-character names under the scratch
+ * folder's parent (the snapshots take shorter paths), made; into buf. */
+static void deep_folder(char *buf, size_t len, int depth)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s", base);
+    for (int i = 0; i < depth; i++) {
+        n += (size_t)snprintf(buf + n, len - n, "/%c", 'a' + i % 26);
+        for (int k = 0; k < 98; k++)
+            buf[n++] = 'x';
+        buf[n] = '\0';
+        assert_int_equal(mkdir(buf, 0755), 0);
+    }
+}
+
+/* Outputs land at the path asked, however long: a path of 1,500 characters
+ * is written there, one past what flashstudy takes (4,095) is refused, not
+ * cut into another path. */
+static void long_paths(void **state)
+{
+    char dir[4200], out[4400], charts[4400];
+    deep_folder(dir, sizeof dir, 15);
+    snprintf(out, sizeof out, "%s/report.md", dir);
+    snprintf(charts, sizeof charts, "%s/charts", dir);
+    const char *const writes[][6] = {{"report", "runs/fixture", "--out", out},
+                                     {"compare", "runs/fixture", "runs/fixture", "--out", out},
+                                     {"plots", "runs/fixture", "--out", charts}};
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", "/nonexistent", 1);   /* plots: the data and scripts, not gnuplot's drawing */
+    for (int i = 0; i < 3; i++) {
+        unlink(out);
+        result r;
+        run(&r, writes[i]);
+        if (r.status > 1 || (r.status && i < 2))
+            fail_msg("`%s --out` %zu characters: status %d, %s", writes[i][0], strlen(i < 2 ? out : charts), r.status,
+                     r.err);
+        result_free(&r);
+        snprintf(out + strlen(dir), sizeof out - strlen(dir), "%s", i < 2 ? "/report.md" : "/charts/time.dat");
+        assert_int_equal(access(out, F_OK), 0);
+        snprintf(out + strlen(dir), sizeof out - strlen(dir), "/report.md");
+    }
+    setenv("PATH", saved, 1);
+    free(saved);
+    char *too_long = malloc(4200);
+    memset(too_long, 'y', 4199);
+    too_long[4199] = '\0';
+    too_long[0] = '/';
+    const char *const refused[][6] = {{"report", "runs/fixture", "--out", too_long},
+                                      {"compare", "runs/fixture", "runs/fixture", "--out", too_long},
+                                      {"plots", "runs/fixture", "--out", too_long}};
+    for (int i = 0; i < 3; i++) {
+        char *before = snapshot();
+        result r;
+        run(&r, refused[i]);
+        char *after = snapshot();
+        if (!r.status || !strstr(r.err, "the path is longer than the 4095 bytes flashstudy takes"))
+            fail_msg("`%s --out` 4199 characters: status %d, %s", refused[i][0], r.status, r.err);
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        result_free(&r);
+    }
+    free(too_long);
+}
+
 /* Starts a writer that blocks on a FIFO while its temporary file is open,
  * kills it with SIGTERM: the temporary file must be gone. */
 static void killed_writer(const char *const *args, const char *dir, const char *name)
@@ -763,6 +827,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids),           cmocka_unit_test(metrics_lists),
         cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
         cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp), cmocka_unit_test(foreign_links),
+        cmocka_unit_test(long_paths),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
