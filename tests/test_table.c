@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 
 #include "files.h"
 #include "table.h"
+#include "testkit.h"
 
 static char dir[64], path[128], err[512];
 
@@ -214,7 +216,90 @@ static void test_bad_header(void **state)
     assert_refused(0, "\"a\" twice", "columns 1 and 3");
     put_file("a,,c\n1,2,3\n");
     assert_refused(0, "column 2 has no name", NULL);
+    /* Of two names given twice, the one whose second column comes first. */
+    put_file("x,b,a,b,x,a\n1,2,3,4,5,6\n");
+    assert_refused(0, "\"b\" twice", "columns 2 and 4");
+    put_file("a,a,\n1,2,3\n");
+    assert_refused(0, "\"a\" twice", "columns 1 and 2");
 }
+
+/* A header of 100,000 columns, a name twice at its end: checked in one
+ * sort, not name against name (15 s), and looked up by name as fast. */
+static void test_wide_header(void **state)
+{
+    enum { N = 100000 };
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int c = 0; c < N; c++)
+        fprintf(f, "c%d,", c);
+    fprintf(f, "c%d\n", N - 2);
+    for (int c = 0; c <= N; c++)
+        fprintf(f, "%d%c", c, c < N ? ',' : '\n');
+    assert_int_equal(fclose(f), 0);
+    clock_t t0 = clock();
+    char want[64];
+    snprintf(want, sizeof want, "columns %d and %d", N - 1, N + 1);
+    assert_refused(0, "\"c99998\" twice", want);
+    /* Without it: every column found by name. */
+    assert_int_equal(truncate(path, 0), 0);
+    f = fopen(path, "w");
+    for (int c = 0; c < N; c++)
+        fprintf(f, "c%d%c", c, c + 1 < N ? ',' : '\n');
+    for (int c = 0; c < N; c++)
+        fprintf(f, "%d%c", c, c + 1 < N ? ',' : '\n');
+    assert_int_equal(fclose(f), 0);
+    fs_table t;
+    assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
+    for (int c = 0; c < N; c++) {
+        char name[16];
+        snprintf(name, sizeof name, "c%d", c);
+        assert_int_equal(fs_table_col(&t, name), c);
+        assert_int_equal(fs_table_num(&t, 0, name), c);
+    }
+    fs_table_free(&t);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (seconds > 2)
+        fail_msg("100000 columns took %.2f s", seconds);
+}
+
+/* 27 MB of numbers: the table holds about the file and 4 bytes a cell
+ * (a cell apiece, it took 5 times the file). */
+static int read_whole(void *arg)
+{
+    fs_table t;
+    char e[512];
+    if (fs_table_read(arg, 0, &t, e, sizeof e))
+        return 1;
+    int ok = t.nrows == 40000 && !strcmp(fs_table_get(&t, 39999, "m59"), "0.00017927") &&
+             !strcmp(fs_table_get(&t, 7, "note"), "a \"quoted\", cell");
+    fs_table_free(&t);
+    return !ok;
+}
+
+static void test_memory(void **state)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("note", f);
+    for (int c = 0; c < 60; c++)
+        fprintf(f, ",m%d", c);
+    fputc('\n', f);
+    for (int i = 0; i < 40000; i++) {
+        fputs("\"a \"\"quoted\"\", cell\"", f);
+        for (int c = 0; c < 60; c++)
+            fputs(",0.00017927", f);
+        fputc('\n', f);
+    }
+    assert_int_equal(fclose(f), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    double seconds;
+    long kib = tk_peak_kib(read_whole, path, &seconds);
+    if (kib * 1024.0 > 2.0 * st.st_size || seconds > 2)
+        fail_msg("a table of %.1f MB took %.1f MB more memory, %.2f s", st.st_size / 1e6, kib * 1024 / 1e6, seconds);
+}
+
+
 
 static void test_schema(void **state)
 {
@@ -450,6 +535,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_and_empty, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_bad_rows, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_bad_header, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_wide_header, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_memory, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_schema, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_schema_written, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(test_append, make_dir, remove_dir),
