@@ -378,10 +378,11 @@ int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t e
 /* ---- writing ---- */
 
 /* Quoted when the cell holds a separator or a quote, when it would make a
- * blank line (a lone empty cell) or a comment line (a leading '#'). */
+ * blank line (a lone empty cell), a comment line (a leading '#') or, first
+ * in the file, a byte order mark, which the reader refuses. */
 static void write_cell(FILE *f, const char *s, int first, int alone)
 {
-    if (!strpbrk(s, ",\"\r\n") && !(alone && !*s) && !(first && *s == '#')) {
+    if (!strpbrk(s, ",\"\r\n") && !(alone && !*s) && !(first && (*s == '#' || !strncmp(s, "\xEF\xBB\xBF", 3)))) {
         fputs(s, f);
         return;
     }
