@@ -57,12 +57,13 @@ static int shape_cell(const fs_table *t, int row, const char *col)
 }
 
 /* A step's number from its id: "08_const_strides", or "08" and "8" of the
- * older schemas; -1 for anything else. */
+ * older schemas; -1 for anything else. INT_MAX is no step's: the peers'
+ * place in the order of a configuration's rows. */
 static int step_number(const char *id)
 {
     char *end;
     long n = isdigit((unsigned char)*id) ? strtol(id, &end, 10) : -1;
-    return n >= 0 && n <= INT_MAX && (!*end || *end == '_') ? (int)n : -1;
+    return n >= 0 && n < INT_MAX && (!*end || *end == '_') ? (int)n : -1;
 }
 
 const char *fsr_key(const char *variant, char *buf, size_t len)
@@ -206,10 +207,11 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
         key[i].id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
         if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
             c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].number < 0 || (kind && strcmp(kind, "step") &&
-            !r->peer[i]) || (r->peer[i] && !*fsr_cell(r, i, "variant"))) {
+            !r->peer[i]) || (r->peer[i] && (!*fsr_cell(r, i, "variant") || step_number(fsr_cell(r, i, "variant")) >= 0))) {
             fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, causal, bm "
                     "and bn must be whole numbers (all but causal positive) up to %d, dtype fp16 or bf16, kind "
-                    "step or peer, a step's variant its number and slug and a peer's its name", path, i + 1, INT_MAX);
+                    "step or peer, a step's variant its number and slug and a peer's its name (not a number)",
+                    path, i + 1, INT_MAX);
             goto out;
         }
         double t = fs_table_num(&r->res, i, "time_median_s");
@@ -459,11 +461,19 @@ int fsr_find_row(const fsr_run *r, int cfg, int number)
 
 int fsr_find_id(const fsr_run *r, int cfg, const char *id)
 {
-    char buf[256];
-    for (int j = r->cfg_first[cfg]; j < r->cfg_first[cfg + 1]; j++)
-        if (!strcmp(fsr_id(r, r->order[j], buf, sizeof buf), id))
-            return r->order[j];
-    return -1;
+    const int number = step_number(id);
+    if (number >= 0)
+        return fsr_find_row(r, cfg, number);
+    /* A peer: after the steps, by name (index_rows). */
+    int lo = place(r, cfg, INT_MAX), hi = r->cfg_first[cfg + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(fsr_cell(r, r->order[mid], "variant"), id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->cfg_first[cfg + 1] && !strcmp(fsr_cell(r, r->order[lo], "variant"), id) ? r->order[lo] : -1;
 }
 
 int fsr_find_config(const fsr_run *r, const fsr_config *c)

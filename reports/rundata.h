@@ -84,7 +84,9 @@ int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);
 int fsr_find_row(const fsr_run *r, int cfg, int number);  /* a step's row; -1 if absent */
-int fsr_find_id(const fsr_run *r, int cfg, const char *id); /* any variant's row; -1 if absent */
+/* Any variant's row by fsr_id's key ("08", "cublas"); -1 if absent. A binary
+ * search, as fsr_find_row and fsr_find_config. */
+int fsr_find_id(const fsr_run *r, int cfg, const char *id);
 int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if absent */
 int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
 fsr_config fsr_log_config(void);                          /* that configuration, mode cold */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
+#include <time.h>
 #include "change.h"
 #include "report.h"
 #include "table.h"
@@ -429,6 +430,11 @@ static void bad_input(void **state)
     memcpy(strstr(renamed, ",bm,"), ",BM,", 4);
     bad_run("block_shape", renamed, "lacks the column \"bm\"");
     free(renamed);
+    /* A peer named as a step is numbered: the two could not be told apart. */
+    char *peer = strdup(good);
+    memcpy(strstr(peer, "4,00_naive,naive,step,"), "4,00_naive,naive,peer,", 22);
+    bad_run("peer_number", peer, "a peer's its name (not a number)");
+    free(peer);
     /* Header only. */
     char *header = strdup(good);
     *(strchr(header, '\n') + 1) = '\0';
@@ -439,6 +445,53 @@ static void bad_input(void **state)
     char err[512] = "";
     assert_int_equal(fs_report_write("tests/fixtures/no-such-run", NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "no-such-run"));
+}
+
+/* A run of n peers at the fixture's first configuration, p00000 ..., each
+ * its first row under another name; into dir. */
+static void write_many_peers(const char *dir, int n)
+{
+    char err[512], path[1200];
+    fs_table old, t;
+    assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
+    fs_table_init(&t, old.ncols, (const char *const *)old.header);
+    const char *row[256];
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%05d", i);
+        for (int c = 0; c < old.ncols; c++)
+            row[c] = fs_table_cell(&old, 0, c);
+        row[fs_table_col(&old, "kind")] = "peer";
+        row[fs_table_col(&old, "variant")] = row[fs_table_col(&old, "slug")] = name;
+        fs_table_add(&t, row);
+    }
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv '%s/'", dir);
+    assert_int_equal(system(path), 0);
+    fs_table_free(&t);
+    fs_table_free(&old);
+}
+
+/* compare matches 20,000 rows of one configuration by its index of each
+ * run's rows, not row against row (23 s). */
+static void large_compare(void **state)
+{
+    char dir[700], out[800], err[512];
+    snprintf(dir, sizeof dir, "%s/many-peers", tmp);
+    write_many_peers(dir, 20000);
+    snprintf(out, sizeof out, "%s/compare.md", dir);
+    clock_t t0 = clock();
+    if (fs_compare_write(dir, dir, out, err, sizeof err))
+        fail_msg("%s", err);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (seconds > 2)
+        fail_msg("compare of 20000 rows took %.2f s", seconds);
+    char *md = tk_slurp(out, NULL);
+    assert_non_null(strstr(md, "| p19999 (peer) | B=2 N=1024"));
+    assert_null(strstr(md, "- only in"));
+    free(md);
 }
 
 /* The fixture with a peer row at every configuration: a copy of that
@@ -852,7 +905,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
-        cmocka_unit_test(expectations_by_head_dim),
+        cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
