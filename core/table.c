@@ -97,6 +97,17 @@ void fs_table_add(fs_table *t, const char *const *cells)
     t->nrows++;
 }
 
+void fs_table_reorder(fs_table *t, const int *order)
+{
+    const size_t w = (size_t)t->ncols;
+    uint32_t *cell = fs_alloc_zero((size_t)t->nrows * w, sizeof *cell);
+    for (int i = 0; i < t->nrows; i++)
+        memcpy(cell + i * w, t->cell + (size_t)order[i] * w, w * sizeof *cell);
+    free(t->cell);
+    t->cell = cell;
+    t->cap = t->nrows;
+}
+
 int fs_table_col(const fs_table *t, const char *name)
 {
     int lo = 0, hi = t->ncols;

@@ -3,14 +3,48 @@
 #include "inside.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "alloc.h"
 #include "fail.h"
 #include "results.h"
 
 static const char *const time_cols[] = {"t_s", "dt_s", NULL};
 
-/* dir/name into t when the file exists; *have says whether it did. */
+/* A row of a view's table by its place, then by its row. */
+typedef struct {
+    fsr_place p;
+    int row;
+} placed;
+
+static int placed_cmp(const void *x, const void *y)
+{
+    const placed *a = x, *b = y;
+    int c = fsr_place_cmp(&a->p, &b->p);
+    return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+/* t's rows in the order of a run's rows, each variant's at a configuration
+ * together and in file order: fsr_inside_rows finds them by binary search. */
+static void sort_rows(fs_table *t)
+{
+    placed *k = fs_alloc_zero((size_t)t->nrows, sizeof *k);
+    int *order = fs_alloc_zero((size_t)t->nrows, sizeof *order);
+    for (int j = 0; j < t->nrows; j++) {
+        fsr_row_place(t, j, &k[j].p);
+        k[j].row = j;
+    }
+    qsort(k, (size_t)t->nrows, sizeof *k, placed_cmp);
+    for (int j = 0; j < t->nrows; j++)
+        order[j] = k[j].row;
+    fs_table_reorder(t, order);
+    free(order);
+    free(k);
+}
+
+/* dir/name into t when the file exists, its rows sorted; *have says whether
+ * it did. */
 static int load(const char *dir, const char *name, const char *const *cols, fs_table *t, int *have, char *err,
                 size_t errlen)
 {
@@ -30,6 +64,7 @@ static int load(const char *dir, const char *name, const char *const *cols, fs_t
     for (int i = 0; cols[i]; i++)
         if (fs_table_col(t, cols[i]) < 0)
             return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, cols[i]);
+    sort_rows(t);
     return 0;
 }
 
@@ -55,18 +90,22 @@ void fsr_inside_free(fsr_inside *in)
 
 int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int max)
 {
-    char id[256];
-    fsr_id(r, row, id, sizeof id);
-    const fsr_config *c = &r->cfgs[r->cfg_of_row[row]];
-    int n = 0;
-    for (int j = 0; j < t->nrows && n < max; j++) {
-        fsr_config k;
-        char key[256];
-        if (strcmp(fsr_key(fs_table_get(t, j, "variant"), key, sizeof key), id))
-            continue;
-        fsr_row_config(t, j, &k);
-        if (fsr_same_config(&k, c))
-            rows[n++] = j;
+    fsr_place want, p;
+    fsr_result_place(r, row, &want);
+    int lo = 0, hi = t->nrows, n = 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        fsr_row_place(t, mid, &p);
+        if (fsr_place_cmp(&p, &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < t->nrows && n < max; lo++) {
+        fsr_row_place(t, lo, &p);
+        if (fsr_place_cmp(&p, &want))
+            break;
+        rows[n++] = lo;
     }
     return n;
 }

@@ -14,13 +14,14 @@ typedef struct {
 } fsr_inside;
 
 /* The three files of run folder dir; a missing file is no error (have_* 0).
- * Returns 0, or -1 with a sentence in err for a file that cannot be read or
- * lacks a column. */
+ * Each table's rows are sorted as a run's (fsr_place): by configuration and
+ * variant, in file order within. Returns 0, or -1 with a sentence in err for
+ * a file that cannot be read or lacks a column. */
 int fsr_inside_load(fsr_inside *in, const char *dir, char *err, size_t errlen);
 void fsr_inside_free(fsr_inside *in);
 
-/* Rows of in->hot (or in->time) that belong to results row `row` of r, in
- * file order; returns how many (at most max). */
+/* Rows of in->hot (or in->cost, in->time) that belong to results row `row`
+ * of r, in file order; returns how many (at most max). A binary search. */
 int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int max);
 
 /* A step's section: the hottest lines of the step and of its predecessor

@@ -138,16 +138,7 @@ static void resolve_roles(fsr_run *r)
         }
 }
 
-/* A row as index_rows sorts them. */
-typedef struct {
-    fsr_config c;
-    int number, row;   /* a peer's number is INT_MAX: peers come after the steps */
-    const char *id;    /* a peer's name; NULL for a step */
-} keyed;
-
-/* Configuration, then the variant (steps by number, peers by name); two keys
- * equal in both are the same variant. */
-static int variant_cmp(const keyed *a, const keyed *b)
+int fsr_place_cmp(const fsr_place *a, const fsr_place *b)
 {
     int c = config_cmp(&a->c, &b->c);
     if (!c)
@@ -157,10 +148,33 @@ static int variant_cmp(const keyed *a, const keyed *b)
     return c;
 }
 
+void fsr_row_place(const fs_table *t, int row, fsr_place *p)
+{
+    const char *v = fs_table_get(t, row, "variant");
+    fsr_row_config(t, row, &p->c);
+    p->number = step_number(v ? v : "");
+    p->id = p->number < 0 ? (v ? v : "") : NULL;
+    if (p->number < 0)
+        p->number = INT_MAX;
+}
+
+void fsr_result_place(const fsr_run *r, int row, fsr_place *p)
+{
+    p->c = r->cfgs[r->cfg_of_row[row]];
+    p->number = r->number[row];
+    p->id = r->peer[row] ? fsr_cell(r, row, "variant") : NULL;
+}
+
+/* A row as index_rows sorts them: by place, then by row. */
+typedef struct {
+    fsr_place p;
+    int row;
+} keyed;
+
 static int keyed_cmp(const void *x, const void *y)
 {
     const keyed *a = x, *b = y;
-    int c = variant_cmp(a, b);
+    int c = fsr_place_cmp(&a->p, &b->p);
     return c ? c : (a->row > b->row) - (a->row < b->row);
 }
 
@@ -197,16 +211,16 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        fsr_config *c = &key[i].c;
+        fsr_config *c = &key[i].p.c;
         fsr_row_config(&r->res, i, c);
         key[i].row = i;
         /* The kind column, or for an older run none: it had steps only. */
         const char *kind = fs_table_get(&r->res, i, "kind");
         r->peer[i] = kind && !strcmp(kind, "peer");
-        key[i].number = r->peer[i] ? INT_MAX : step_number(fsr_cell(r, i, "variant"));
-        key[i].id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
+        key[i].p.number = r->peer[i] ? INT_MAX : step_number(fsr_cell(r, i, "variant"));
+        key[i].p.id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
         if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
-            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].number < 0 || (kind && strcmp(kind, "step") &&
+            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].p.number < 0 || (kind && strcmp(kind, "step") &&
             !r->peer[i]) || (r->peer[i] && (!*fsr_cell(r, i, "variant") || step_number(fsr_cell(r, i, "variant")) >= 0))) {
             fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, causal, bm "
                     "and bn must be whole numbers (all but causal positive) up to %d, dtype fp16 or bf16, kind "
@@ -220,14 +234,14 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
                     "positive time", path, i + 1, fs_table_get(&r->res, i, "time_median_s"));
             goto out;
         }
-        r->number[i] = key[i].number;
+        r->number[i] = key[i].p.number;
     }
     qsort(key, (size_t)n, sizeof *key, keyed_cmp);
     for (int j = 0; j < n; j++) {
-        if (j && !config_cmp(&key[j].c, &key[j - 1].c)) {
-            if (!variant_cmp(&key[j], &key[j - 1])) {
+        if (j && !config_cmp(&key[j].p.c, &key[j - 1].p.c)) {
+            if (!fsr_place_cmp(&key[j].p, &key[j - 1].p)) {
                 char l[160];
-                fsr_config_label(&key[j].c, l, sizeof l);
+                fsr_config_label(&key[j].p.c, l, sizeof l);
                 char id[256];
                 fs_fail(err, errlen, "%s/results.csv rows %d and %d are both variant %s at %s: a run "
                         "measures each once (were two files joined?)", path, key[j - 1].row + 1,
@@ -245,7 +259,7 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
     qsort(g, (size_t)ng, sizeof *g, group_cmp);
     for (int k = 0, o = 0; k < ng; k++) {
         r->cfg_sorted[g[k].pos] = k;
-        r->cfgs[k] = key[g[k].start].c;
+        r->cfgs[k] = key[g[k].start].p.c;
         r->cfg_first[k] = o;
         for (int j = g[k].start; j < g[k].start + g[k].len; j++) {
             r->order[o++] = key[j].row;

@@ -94,6 +94,20 @@ int fsr_same_config(const fsr_config *a, const fsr_config *b);
 /* The configuration of row `row` of any table with results.csv's mode and
  * shape columns (results.csv, and the inside views' files). */
 void fsr_row_config(const fs_table *t, int row, fsr_config *c);
+/* Where a row stands in a run's order (order, cfg_first): its
+ * configuration, then its variant, a step by its number, a peer by its name
+ * after the steps. Two rows of one place are of one variant at one
+ * configuration. */
+typedef struct {
+    fsr_config c;
+    int number;        /* a step's; INT_MAX for a peer */
+    const char *id;    /* a peer's name; NULL for a step */
+} fsr_place;
+int fsr_place_cmp(const fsr_place *a, const fsr_place *b);
+/* The place of row `row` of a table with results.csv's variant, mode and
+ * shape columns (the inside views' files); of results row `row` of r. */
+void fsr_row_place(const fs_table *t, int row, fsr_place *p);
+void fsr_result_place(const fsr_run *r, int row, fsr_place *p);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
 enum {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "inside.h"
 #include "report.h"
 #include "testkit.h"
@@ -333,6 +334,59 @@ static void malformed(void **state)
         without_column("inside.csv", cost[i]);
 }
 
+/* The fixture's table `name` (results.csv with its schema) with every row
+ * once at each batch size 1 .. batches, into dir. */
+static void widen(const char *name, int schema, int batches, const char *dir)
+{
+    char path[1200], err[512], b[16];
+    fs_table t, out;
+    snprintf(path, sizeof path, "%s/%s", FIXTURE, name);
+    assert_int_equal(fs_table_read(path, schema, &t, err, sizeof err), 0);
+    fs_table_init(&out, t.ncols, (const char *const *)t.header);
+    const int batch = fs_table_col(&t, "batch");
+    for (int k = 1; k <= batches; k++)
+        for (int i = 0; i < t.nrows; i++) {
+            const char *row[256];
+            for (int c = 0; c < t.ncols; c++)
+                row[c] = fs_table_cell(&t, i, c);
+            snprintf(b, sizeof b, "%d", k);
+            row[batch] = b;
+            fs_table_add(&out, row);
+        }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(fs_table_write(path, schema, &out, err, sizeof err), 0);
+    fs_table_free(&t);
+    fs_table_free(&out);
+}
+
+/* `flashstudy hotspots` of 4,000 rows with 8,000 hot lines: each row's lines
+ * found by binary search in the sorted table, not in a pass over every line
+ * per row (80 s at the size the audit tried). */
+static void many_rows(void **state)
+{
+    char dir[700], err[512] = "";
+    copy_fixture("many", "results.csv hotspots.csv inside.csv timeline.csv", dir, sizeof dir);
+    widen("results.csv", 1, 340, dir);
+    widen("hotspots.csv", 0, 340, dir);
+    widen("inside.csv", 0, 340, dir);
+    FILE *f = fopen("/dev/null", "w");
+    clock_t t0 = clock();
+    assert_int_equal(fs_hotspots_print(dir, 10, f, err, sizeof err), 0);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    fclose(f);
+    if (seconds > 2)
+        fail_msg("hotspots of 4080 rows took %.2f s", seconds);
+    /* The rows still found: the last batch's as the first's. */
+    char *text = NULL;
+    size_t len = 0;
+    f = open_memstream(&text, &len);
+    assert_int_equal(fs_hotspots_print(dir, 2, f, err, sizeof err), 0);
+    fclose(f);
+    has(text, "\n03 causal_skip, B=340 N=2048 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: 8500 samples in its lines");
+    has(text, "\n00 naive, B=340 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: no lines (hotspots failed:");
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-hotspots", tmp, sizeof tmp))
@@ -340,7 +394,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_diff),        cmocka_unit_test(marks_changed_lines), cmocka_unit_test(source_changed),
         cmocka_unit_test(costs),            cmocka_unit_test(hotspots_command),    cmocka_unit_test(without_hotspots),
-        cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),
+        cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),          cmocka_unit_test(many_rows),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
