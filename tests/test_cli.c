@@ -780,6 +780,72 @@ static void long_paths(void **state)
     free(too_long);
 }
 
+/* A flashstudy of its own, as `make install` lays it out: prefix/bin and
+ * prefix/share/flashstudy/ with the data, peers.csv the checkout's or, when
+ * peers is not NULL, that text. */
+static void install_copy(const char *prefix, const char *peers)
+{
+    char cmd[9000];
+    int n = snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/bin' '%s/share/flashstudy/reports' '%s/share/flashstudy/plots' && "
+             "cp '%s' '%s/bin/' && cp '%s/reports/seed_figures.csv' '%s/reports/peers.csv' '%s/share/flashstudy/reports/' && "
+             "cp '%s'/plots/*.gp '%s/share/flashstudy/plots/'", prefix, prefix, prefix, prefix, binary, prefix, root, root,
+             prefix, root, prefix);
+    assert_true(n > 0 && (size_t)n < sizeof cmd);
+    assert_int_equal(system(cmd), 0);
+    if (peers) {
+        snprintf(cmd, sizeof cmd, "%s/share/flashstudy/reports/peers.csv", prefix);
+        FILE *f = fopen(cmd, "w");
+        assert_non_null(f);
+        fputs(peers, f);
+        assert_int_equal(fclose(f), 0);
+    }
+}
+
+/* Runs the flashstudy of prefix (install_copy) instead of the build's. */
+static void run_installed(result *r, const char *prefix, const char *const *args)
+{
+    char saved[sizeof binary];
+    memcpy(saved, binary, sizeof binary);
+    snprintf(binary, sizeof binary, "%s/bin/flashstudy", prefix);
+    run(r, args);
+    memcpy(binary, saved, sizeof binary);
+}
+
+/* The sweep section of a report sets each peer backend beside the steps
+ * with one sort of peers.csv, not a pass over it for every backend and N
+ * (64 s at the audit's size): 8,000 backends at both N of the fixture. */
+static void many_peers(void **state)
+{
+    size_t cap = 2 << 20, n = 0;
+    char *peers = malloc(cap), prefix[256];
+    n += (size_t)snprintf(peers, cap, "source,kind,backend,dtype,device,date,batch,seq,heads_q,heads_kv,head_dim,causal,"
+                                      "time_s,flop_per_s,cite\n");
+    for (int i = 0; i < 8000; i++)
+        for (int seq = 1024; seq <= 2048; seq *= 2)
+            n += (size_t)snprintf(peers + n, cap - n, "test,measured,backend %04d,fp16,H200,2026-12-01,2,%d,16,16,128,1,"
+                                                      "%d.5e-06,1e+14,test\n", i, seq, seq / 1024);
+    snprintf(prefix, sizeof prefix, "%s/prefix", base);
+    install_copy(prefix, peers);
+    free(peers);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    result r;
+    run_installed(&r, prefix, (const char *[]){"report", "runs/fixture", "--out", "peers.md", NULL});
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (r.status)
+        fail_msg("report with 16000 peers: status %d, %s", r.status, r.err);
+    result_free(&r);
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (seconds > 3)
+        fail_msg("report with 16000 peers took %.2f s", seconds);
+    char path[512];
+    snprintf(path, sizeof path, "%s/peers.md", work);
+    char *md = slurp(path);
+    assert_non_null(strstr(md, "| backend 7999 (external) | 1.5 | 2.5 |"));
+    free(md);
+    unlink(path);
+}
+
 /* Starts a writer that blocks on a FIFO while its temporary file is open,
  * kills it with SIGTERM: the temporary file must be gone. */
 static void killed_writer(const char *const *args, const char *dir, const char *name)
@@ -827,7 +893,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids),           cmocka_unit_test(metrics_lists),
         cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
         cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp), cmocka_unit_test(foreign_links),
-        cmocka_unit_test(long_paths),
+        cmocka_unit_test(long_paths),         cmocka_unit_test(many_peers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
