@@ -104,6 +104,87 @@ static void line_diff(void **state)
     check_diff(m, 6, n, 6, "010000", "000010");
 }
 
+/* The longest common subsequence's length, by the table (small inputs). */
+static int lcs_length(const char *const *a, int na, const char *const *b, int nb)
+{
+    int len[16][16] = {{0}};
+    for (int i = na - 1; i >= 0; i--)
+        for (int j = nb - 1; j >= 0; j--)
+            len[i][j] = !strcmp(a[i], b[j]) ? len[i + 1][j + 1] + 1
+                        : len[i + 1][j] > len[i][j + 1] ? len[i + 1][j] : len[i][j + 1];
+    return len[0][0];
+}
+
+/* Against every pair of random files of up to 12 lines of 3 kinds: the lines
+ * kept, in order, are the same in both, and as many as the longest common
+ * subsequence has. */
+static void line_diff_random(void **state)
+{
+    static const char *const kinds[] = {"a", "b", "c"};
+    srand(7);
+    for (int t = 0; t < 20000; t++) {
+        const char *a[12], *b[12];
+        int na = rand() % 13, nb = rand() % 13;
+        for (int i = 0; i < na; i++)
+            a[i] = kinds[rand() % 3];
+        for (int j = 0; j < nb; j++)
+            b[j] = kinds[rand() % 3];
+        char gone[12], added[12];
+        assert_int_equal(fsr_line_diff(a, na, b, nb, gone, added), 0);
+        int i = 0, j = 0, kept = 0;
+        for (;; i++, j++, kept++) {
+            while (i < na && gone[i])
+                i++;
+            while (j < nb && added[j])
+                j++;
+            if (i == na || j == nb)
+                break;
+            assert_string_equal(a[i], b[j]);
+        }
+        assert_true(i == na && j == nb);
+        assert_int_equal(kept, lcs_length(a, na, b, nb));
+    }
+}
+
+typedef struct {
+    const char **a, **b;
+    int n;
+} big_diff;
+
+static int diff_big(void *arg)
+{
+    const big_diff *d = arg;
+    char *gone = malloc((size_t)d->n), *added = malloc((size_t)d->n);
+    int rc = fsr_line_diff(d->a, d->n, d->b, d->n, gone, added), marked = 0;
+    for (int i = 0; i < d->n; i++)
+        marked += gone[i] + added[i];
+    free(gone);
+    free(added);
+    return rc || marked != 2 * (d->n / 100);
+}
+
+/* Two files of 20,000 lines, one in a hundred rewritten: the diff takes
+ * memory of the files' length, not of their product (1.57 GB). */
+static void line_diff_large(void **state)
+{
+    enum { N = 20000 };
+    big_diff d = {malloc(N * sizeof(char *)), malloc(N * sizeof(char *)), N};
+    char *text = malloc(N * 32);
+    for (int i = 0; i < N; i++) {
+        d.a[i] = text + 32 * i;
+        snprintf(text + 32 * i, 16, "line %d", i);
+        d.b[i] = i % 100 == 50 ? text + 32 * i + 16 : d.a[i];
+        snprintf(text + 32 * i + 16, 16, "changed %d", i);
+    }
+    double seconds;
+    long kib = tk_peak_kib(diff_big, &d, &seconds);
+    if (kib > 4096 || seconds > 2)
+        fail_msg("a diff of two %d-line files took %ld KiB more memory and %.2f s", N, kib, seconds);
+    free(text);
+    free(d.a);
+    free(d.b);
+}
+
 /* Step 03 against 02: 03's loop head (line 42, now ending at the diagonal)
  * is the step's, 02's loop head is what it replaced; the header line
  * (common.cuh) and 03's kernel line, which differs from 02's in the kernel's
@@ -393,6 +474,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_diff),        cmocka_unit_test(marks_changed_lines), cmocka_unit_test(source_changed),
+        cmocka_unit_test(line_diff_random), cmocka_unit_test(line_diff_large),
         cmocka_unit_test(costs),            cmocka_unit_test(hotspots_command),    cmocka_unit_test(without_hotspots),
         cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),          cmocka_unit_test(many_rows),
     };
