@@ -145,14 +145,13 @@ static char **split(char *text, int n)
 }
 
 /* variants/NN_slug.cu (rel) of step `number`, found as flashstudy finds its
- * data. Returns 0, or -1 when it cannot be read. */
-static int src_read(src_file *s, const char *rel, int number)
+ * data. Returns 0, or -1 with err when it cannot be read. */
+static int src_read(src_file *s, const char *rel, int number, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     size_t size;
-    char err[512];
-    s->text = fs_read_file(fsr_data(rel, s->path, sizeof s->path), FS_RESULTS_MAX_BYTES, 1, &size, err, sizeof err);
-    if (!s->text)
+    if (fsr_data_path(rel, s->path, sizeof s->path, err, errlen) ||
+        !(s->text = fs_read_file(s->path, FS_RESULTS_MAX_BYTES, 1, &size, err, errlen)))
         return -1;
     for (size_t i = 0; i < size; i++)
         s->n += s->text[i] == '\n';
@@ -162,7 +161,7 @@ static int src_read(src_file *s, const char *rel, int number)
         unnumber(s->cmp, number);
     s->line = split(s->text, s->n);
     s->cmp_line = s->cmp ? split(s->cmp, s->n) : NULL;
-    return s->line && s->cmp_line ? 0 : -1;
+    return s->line && s->cmp_line ? 0 : fs_fail(err, errlen, "no memory for %s", s->path);
 }
 
 /* s without its leading and trailing blanks: where it starts, *n its length. */
@@ -284,13 +283,13 @@ static int mark_changes(const fsr_run *r, const fs_table *t, const hot_lines h[2
     memset(mark, 0, 2 * HOT_TOP);
     if (h[0].row < 0)
         return 0;
-    char rel[2][300];
+    char rel[2][300], err[FS_PATH_MAX + 512];
     src_file src[2];
     int rc = 0;
     for (int k = 0; k < 2; k++) {
         const int num = own_file(r, h[k].row, rel[k], sizeof rel[k]);
-        if (src_read(&src[k], rel[k], num) && !rc)
-            rc = fs_fail(why, len, "No line is marked: %s cannot be read (" FSR_DATA_HINT ").", src[k].path);
+        if (src_read(&src[k], rel[k], num, err, sizeof err) && !rc)
+            rc = fs_fail(why, len, "No line is marked: %s.", err);
     }
     char *gone = malloc((size_t)src[0].n + 1), *added = malloc((size_t)src[1].n + 1);
     if (!rc && (!gone || !added ||

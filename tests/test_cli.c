@@ -846,6 +846,58 @@ static void many_peers(void **state)
     unlink(path);
 }
 
+/* Data files missing beside the executable are taken from the source tree,
+ * never from the working folder: a planted reports/peers.csv is not read
+ * and a planted plots/time.gp (which gnuplot would run) not copied. */
+static void planted_data(void **state)
+{
+    char prefix[256], planted[100], path[2000], run_dir[256];
+    snprintf(prefix, sizeof prefix, "%s/prefix", base);
+    install_copy(prefix, NULL);
+    snprintf(path, sizeof path, "%s/share/flashstudy/reports/peers.csv", prefix);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/share/flashstudy/plots/time.gp", prefix);
+    assert_int_equal(unlink(path), 0);
+    snprintf(planted, sizeof planted, "%s/planted", base);
+    snprintf(run_dir, sizeof run_dir, "%s/planted-run", base);
+    make_run(run_dir, NULL, NULL);
+    int n = snprintf(path, sizeof path, "mkdir -p '%s/reports' '%s/plots' && printf 'source,kind,backend,dtype,device,date,batch,"
+             "seq,heads_q,heads_kv,head_dim,causal,time_s,flop_per_s,cite\\nPLANTED,measured,PLANTED,fp16,H200,2026,2,1024,"
+             "16,16,128,1,1e-6,1e14,x\\n' > '%s/reports/peers.csv' && echo 'system \"touch PWNED\"' > '%s/plots/time.gp'",
+             planted, planted, planted, planted);
+    assert_true(n > 0 && (size_t)n < sizeof path);
+    assert_int_equal(system(path), 0);
+    char saved[sizeof work];
+    memcpy(saved, work, sizeof work);
+    snprintf(work, sizeof work, "%s", planted);
+    char *env = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", "/nonexistent", 1);
+    result r;
+    run_installed(&r, prefix, (const char *[]){"report", run_dir, "--out", "report.md", NULL});
+    if (r.status)
+        fail_msg("report: status %d, %s", r.status, r.err);
+    result_free(&r);
+    run_installed(&r, prefix, (const char *[]){"plots", run_dir, "--out", "charts", NULL});
+    setenv("PATH", env, 1);
+    free(env);
+    memcpy(work, saved, sizeof work);
+    if (r.status)
+        fail_msg("plots: status %d, %s", r.status, r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/report.md", planted);
+    char *md = slurp(path);
+    assert_null(strstr(md, "PLANTED"));
+    assert_non_null(strstr(md, "| pytorch-2.11 SDPA |"));
+    free(md);
+    snprintf(path, sizeof path, "%s/charts/time.gp", planted);
+    char *gp = slurp(path), repo_gp[4200];
+    snprintf(repo_gp, sizeof repo_gp, "%s/plots/time.gp", root);
+    char *want = slurp(repo_gp);
+    assert_string_equal(gp, want);
+    free(gp);
+    free(want);
+}
+
 /* Starts a writer that blocks on a FIFO while its temporary file is open,
  * kills it with SIGTERM: the temporary file must be gone. */
 static void killed_writer(const char *const *args, const char *dir, const char *name)
@@ -894,6 +946,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
         cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp), cmocka_unit_test(foreign_links),
         cmocka_unit_test(long_paths),         cmocka_unit_test(many_peers),
+        cmocka_unit_test(planted_data),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

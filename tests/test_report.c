@@ -17,6 +17,7 @@
 #include <time.h>
 #include "change.h"
 #include "report.h"
+#include "shipped.h"
 #include "table.h"
 #include "variant.h"
 #include "testkit.h"
@@ -474,6 +475,20 @@ static void write_many_peers(const char *dir, int n)
     fs_table_free(&old);
 }
 
+/* A data file found nowhere is named with the two places flashstudy looked:
+ * beside the executable and in the source tree (the working folder here). */
+static void data_missing(void **state)
+{
+    char path[4096], err[1024], here[4096];
+    assert_int_equal(fsr_data_path("reports/no-such.csv", path, sizeof path, err, sizeof err), -1);
+    assert_non_null(getcwd(here, sizeof here));
+    if (!strstr(err, "cannot find flashstudy's reports/no-such.csv: it is neither in ") ||
+        !strstr(err, "/build/share/flashstudy/ nor in ") || !strstr(err, here))
+        fail_msg("%s", err);
+    assert_int_equal(fsr_data_path(FSR_PEERS, path, sizeof path, err, sizeof err), 0);
+    assert_int_equal(strncmp(path, here, strlen(here)), 0);
+}
+
 /* compare matches 20,000 rows of one configuration by its index of each
  * run's rows, not row against row (23 s). */
 static void large_compare(void **state)
@@ -906,6 +921,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
         cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
+        cmocka_unit_test(data_missing),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
