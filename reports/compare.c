@@ -35,7 +35,9 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
         fsr_free(&b);
         return -1;
     }
-    fprintf(f, "# flashstudy: run %s (A) against run %s (B)\n\n", a.id, b.id);
+    char ia[512], ib[512];
+    fprintf(f, "# flashstudy: run %s (A) against run %s (B)\n\n", fsr_md_text(a.id, ia, sizeof ia),
+            fsr_md_text(b.id, ib, sizeof ib));
     static const char *const hd[] = {"", "A", "B"};
     md_heading(f, hd, 3);
     static const char *const keys[] = {"name", "cc", "driver", "runtime", "date", "sm_clock_start_mhz",
@@ -88,10 +90,11 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
         for (int i = 0; i < p->res.nrows; i++) {
             if (match(p, i, q) >= 0)
                 continue;
-            char vl[96], cl[160];
+            char vl[96], cl[160], tv[160], tc[256];
             fsr_variant_label(p, i, vl, sizeof vl);
             fsr_config_label(&p->cfgs[p->cfg_of_row[i]], cl, sizeof cl);
-            fprintf(f, "- only in %s: %s at %s\n", pass ? "B" : "A", vl, cl);
+            fprintf(f, "- only in %s: %s at %s\n", pass ? "B" : "A", fsr_md_text(vl, tv, sizeof tv),
+                    fsr_md_text(cl, tc, sizeof tc));
         }
     }
     int rc = fs_out_commit(f, err, errlen);

@@ -347,7 +347,7 @@ static int add_stalls(const fs_table *t, const hot_lines *h, int k, reason *rs, 
 
 /* What the warps waited on over all of each step's samples: the reasons
  * among the WAIT_TOP largest of either step, largest first. */
-static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][96])
+static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][160])
 {
     reason rs[MAX_REASONS];
     int nr = 0, both = h[0].n && h[1].n, one = h[1].n ? 1 : 0;
@@ -382,12 +382,13 @@ static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][
         if (best < 0)
             break;
         keep[best] = 0;
-        char a[32], b[32];
+        char a[32], b[32], name[128];
+        fsr_md_text(rs[best].name, name, sizeof name);
         if (both)
-            fprintf(f, "%s %s %s%% → %s%%", said ? "," : "", rs[best].name, fsr_fmt(share[best][0], 0, a, sizeof a),
+            fprintf(f, "%s %s %s%% → %s%%", said ? "," : "", name, fsr_fmt(share[best][0], 0, a, sizeof a),
                     fsr_fmt(share[best][1], 0, b, sizeof b));
         else
-            fprintf(f, "%s %s %s%%", said ? "," : "", rs[best].name, fsr_fmt(share[best][one], 0, a, sizeof a));
+            fprintf(f, "%s %s %s%%", said ? "," : "", name, fsr_fmt(share[best][one], 0, a, sizeof a));
     }
     fprintf(f, ".\n");
 }
@@ -447,7 +448,7 @@ static const char *short_code(const char *s, char *buf, size_t len)
     for (size_t c = 0; *s && o + 4 < sizeof cut; s++) {
         if (((unsigned char)*s & 0xC0) != 0x80 && chars > MOVED_CHARS && ++c == MOVED_CHARS)
             break;
-        cut[o++] = *s;
+        cut[o++] = (unsigned char)*s < ' ' ? ' ' : *s;   /* a line break would end the sentence's paragraph */
     }
     while (chars > MOVED_CHARS && o && cut[o - 1] == ' ')
         o--;
@@ -462,7 +463,7 @@ static const char *short_code(const char *s, char *buf, size_t len)
  * steps' own files count as one) and their source are: at the same line
  * number first, then anywhere in the file, hottest with hottest; a line of
  * one step alone has 0% in the other. */
-static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_lines h[2], char lab[2][96])
+static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_lines h[2], char lab[2][160])
 {
     moved_row *m[2] = {moved_rows(r, t, &h[0]), moved_rows(r, t, &h[1])};
     if (!m[0] || !m[1]) {
@@ -501,11 +502,11 @@ static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_
             break;
         m[best_k][best].said = 1;
         const int j = h[best_k].hot[best];
-        char src[4 * MOVED_CHARS + 16], w[600], a[32], b[32];
+        char src[4 * MOVED_CHARS + 16], w[600], tw[700], a[32], b[32];
         if (!said)
             fprintf(f, "Lines that moved most (share of each step's samples), %s → %s: ", lab[0], lab[1]);
         fprintf(f, "%s%s (%s) %s%% → %s%%", said ? "; " : "", short_code(fs_table_get(t, j, "source"), src, sizeof src),
-                where(t, j, w, sizeof w), from > 0 ? fsr_fmt(from, 1, a, sizeof a) : "0",
+                fsr_md_text(where(t, j, w, sizeof w), tw, sizeof tw), from > 0 ? fsr_fmt(from, 1, a, sizeof a) : "0",
                 to > 0 ? fsr_fmt(to, 1, b, sizeof b) : "0");
     }
     if (said)
@@ -526,7 +527,7 @@ static const char *code(const char *s, char *buf, size_t len)
     return buf;
 }
 
-static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][96], char mark[2][HOT_TOP])
+static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][160], char mark[2][HOT_TOP])
 {
     fprintf(f, "| step | share | samples | line | diff | stall reasons (share of the line's samples) | source |\n"
                "| --- | ---: | ---: | --- | --- | --- | --- |\n");
@@ -534,10 +535,15 @@ static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab
         for (int i = 0; i < h[k].n && i < HOT_TOP; i++) {
             const int j = h[k].hot[i];
             char a[32], w[600], st[256], src[1200];
-            fprintf(f, "| %s | %s%% | %.0f | %s | %s | %s | %s |\n", i ? "" : lab[k],
-                    fsr_fmt(fs_table_num(t, j, "share_pct"), 1, a, sizeof a), fs_table_num(t, j, "samples"),
-                    where(t, j, w, sizeof w), mark[k][i] == '+' ? "+" : mark[k][i] == '-' ? "−" : "",
-                    stall_list(t, j, st, sizeof st), code(fs_table_get(t, j, "source"), src, sizeof src));
+            md_row(f);
+            md_cell(f, i ? "" : lab[k]);
+            md_cellf(f, "%s%%", fsr_fmt(fs_table_num(t, j, "share_pct"), 1, a, sizeof a));
+            md_num(f, fs_table_num(t, j, "samples"), 0);
+            md_cell(f, where(t, j, w, sizeof w));
+            md_cell(f, mark[k][i] == '+' ? "+" : mark[k][i] == '-' ? "−" : "");
+            md_cell(f, stall_list(t, j, st, sizeof st));
+            md_cell(f, code(fs_table_get(t, j, "source"), src, sizeof src));
+            md_end(f);
         }
     fprintf(f, "\n");
 }
@@ -547,13 +553,15 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
     if (!in->have_hot)
         return;
     hot_lines h[2];
-    char lab[2][96] = {"", ""}, mark[2][HOT_TOP], why[1600], status[2][600];
+    char lab[2][160] = {"", ""}, mark[2][HOT_TOP], why[1600], status[2][600], text[1700];
     int sampled[2] = {0, 0};
     lines_of(r, in, prev, &h[0]);
     lines_of(r, in, row, &h[1]);
     for (int k = 0; k < 2; k++)
         if (h[k].row >= 0) {
-            fsr_variant_label(r, h[k].row, lab[k], sizeof lab[k]);
+            char name[96];
+            fsr_variant_label(r, h[k].row, name, sizeof name);
+            fsr_md_text(name, lab[k], sizeof lab[k]);
             sampled[k] = hotspots_status(r, in, h[k].row, status[k], sizeof status[k]);
         }
     const int any = h[0].n || h[1].n;
@@ -568,9 +576,10 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
             hot_table(f, &in->hot, h, lab, mark);
         for (int k = 0; k < 2; k++)
             if (h[k].row >= 0 && !h[k].n)
-                fprintf(f, "No lines of %s: %s.\n", lab[k], sampled[k] ? status[k] : "none in hotspots.csv");
+                fprintf(f, "No lines of %s: %s.\n", lab[k],
+                        sampled[k] ? fsr_md_text(status[k], text, sizeof text) : "none in hotspots.csv");
         if (!marked)
-            fprintf(f, "%s\n", why);
+            fprintf(f, "%s\n", fsr_md_text(why, text, sizeof text));
         if (h[0].n && h[1].n)
             moved_lines(f, r, &in->hot, h, lab);
         if (any)
@@ -616,7 +625,7 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
         const int row = result_row(r, &c, fs_table_get(t, j, "variant"));
         const double cost = fs_table_num(t, j, "cost_s");
         const char *view = fs_table_get(t, j, "view"), *unit = "";
-        char lab[96], cl[160], a[32], b[32], note[1024];
+        char lab[96], cl[160], a[32], b[32];
         fsr_config_label(&c, cl, sizeof cl);
         if (row >= 0)
             fsr_variant_label(r, row, lab, sizeof lab);
@@ -630,10 +639,16 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
             }
         total += isnan(cost) ? 0 : cost;
         const char *setting = fs_table_get(t, j, "setting");
-        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s%s%s | %s |\n", lab, cl, view, fs_table_get(t, j, "status"),
-                fsr_fmt(cost * 1e3, 1, a, sizeof a), fsr_fmt(fs_table_num(t, j, "samples"), 0, b, sizeof b),
-                *setting ? setting : "–", *setting && *unit ? " " : "", *setting ? unit : "",
-                fsr_md(fs_table_get(t, j, "note"), note, sizeof note));
+        md_row(f);
+        md_cell(f, lab);
+        md_cell(f, cl);
+        md_cell(f, view);
+        md_cell(f, fs_table_get(t, j, "status"));
+        md_cell(f, fsr_fmt(cost * 1e3, 1, a, sizeof a));
+        md_cell(f, fsr_fmt(fs_table_num(t, j, "samples"), 0, b, sizeof b));
+        md_cellf(f, "%s%s%s", *setting ? setting : "–", *setting && *unit ? " " : "", *setting ? unit : "");
+        md_cell(f, fs_table_get(t, j, "note"));
+        md_end(f);
     }
     fprintf(f, "\nIn all %.2f s", total);
     for (int v = 0; v < NVIEWS; v++)

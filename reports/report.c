@@ -124,9 +124,9 @@ static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
     fs_problem p = fsr_problem(c);
     fs_model m;
     fs_model_eval(&p, fs_step(1), mma, copy, &m);
-    char l[700], a[64];
+    char l[700], a[64], t[800];
     fsr_primary_label(r, l, sizeof l);
-    fprintf(f, "## Analytic model (%s)\n\n", l);
+    fprintf(f, "## Analytic model (%s)\n\n", fsr_md_text(l, t, sizeof t));
     fprintf(f, "- Useful FLOPs (4·B·Hq·N²·D%s): %.2f GFLOP.\n", c->causal ? ", halved for causal" : "",
             m.flop_useful * 1e-9);
     const double q = 2.0 * c->batch * c->heads_q * c->seq * c->head_dim, kv = 2.0 * c->batch * c->heads_kv * c->seq * c->head_dim;
@@ -195,7 +195,8 @@ static void empty_cell_notes(FILE *f, const fsr_run *r, const int *rows, int n)
     }
     for (int j = 0; j < nl; j++) {
         const char *note = fsr_cell(r, listed[j], "metrics_note");
-        fprintf(f, "- – : not measured%s%s%s (variants", *note ? ": " : "", note,
+        char t[1024];
+        fprintf(f, "- – : not measured%s%s%s (variants", *note ? ": " : "", fsr_md_text(note, t, sizeof t),
                 *note ? "" : " (no reason recorded; this run's metric table may lack the column)");
         for (int i = 0; i < n; i++)
             if (fsr_ok(r, rows[i]) && !strcmp(fsr_cell(r, rows[i], "metrics_note"), note))
@@ -210,9 +211,9 @@ static void empty_cell_notes(FILE *f, const fsr_run *r, const int *rows, int n)
 
 static void summary_section(FILE *f, const fsr_run *r, int cfg)
 {
-    char l[160];
+    char l[160], t[256];
     fsr_config_label(&r->cfgs[cfg], l, sizeof l);
-    fprintf(f, "## Summary: %s\n\n", l);
+    fprintf(f, "## Summary: %s\n\n", fsr_md_text(l, t, sizeof t));
     const char *h[3 + NSUMMARY] = {"variant", "title", "status"};
     for (int k = 0; k < NSUMMARY; k++)
         h[3 + k] = fsr_roles[summary_roles[k]].label;
@@ -293,8 +294,9 @@ static void counters_section(FILE *f, const fsr_run *r)
     for (int i = 0; i < n; i++) {
         const fs_variant *v = fs_step(fsr_number(r, rows[i]));
         fs_plan pl;
-        char lab[96];
-        fsr_variant_label(r, rows[i], lab, sizeof lab);
+        char name[96], lab[160];
+        fsr_variant_label(r, rows[i], name, sizeof name);
+        fsr_md_text(name, lab, sizeof lab);
         if (!v || !fsr_ok(r, rows[i]) || v->plan(&p, &pl))
             continue;
         double w = fsr_value(r, rows[i], FSR_DRAM_WRITE), ot = fsr_value(r, rows[i], FSR_OCC_T),
@@ -445,8 +447,9 @@ static void sass_section(FILE *f, const fsr_run *r, const sass_mix *m)
         return;
     }
     if (n == 0) {
+        char t[512];
         fprintf(f, "sass.txt holds no fsNN_ kernel for %s (architectures found: %s).\n\n", arch,
-                *m->archs ? m->archs : "none");
+                *m->archs ? fsr_md_text(m->archs, t, sizeof t) : "none");
         return;
     }
     fprintf(f, "Instructions in the machine code (static counts, not executed counts) of each variant's "
@@ -620,11 +623,13 @@ static void glossary_section(FILE *f, const fsr_run *r)
 static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const fs_table *peers,
                         const fsr_inside *in, const sass_mix *mix)
 {
-    fprintf(f, "# flashstudy run %s\n\n", r->id);
+    char id[512];
+    fsr_md_text(r->id, id, sizeof id);
+    fprintf(f, "# flashstudy run %s\n\n", id);
     fprintf(f, "FlashAttention-2 forward, one CUDA variant per step of document 000's optimisation log; "
                "every variant validated before it was timed. Charts: plots/%s/. Document 000 is post 000 of the "
                "series 从零开始写Qwen3 (README.md, \"The source\"). Bytes are decimal throughout, as the counters "
-               "and document 000's measurements count them: kB = 10³, MB = 10⁶, GB = 10⁹ bytes.\n\n", r->id);
+               "and document 000's measurements count them: kB = 10³, MB = 10⁶, GB = 10⁹ bytes.\n\n", id);
     device_section(f, r);
     configs_section(f, r);
     double mma = fsr_dev_num(r, "mma_flop_per_s"), copy = fsr_dev_num(r, "copy_bytes_per_s");

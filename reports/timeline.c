@@ -125,8 +125,9 @@ const char *fsr_tail_text(const fsr_timeline *tl, char *buf, size_t len)
 /* "- 03 causal_skip: 140.0 µs; ...", one side of the step. */
 static void launch_line(FILE *f, const fsr_run *r, int row, const fsr_timeline *tl)
 {
-    char lab[96], tensor[32], sm[32], tail[160];
-    fsr_variant_label(r, row, lab, sizeof lab);
+    char name[96], lab[160], tensor[32], sm[32], tail[160];
+    fsr_variant_label(r, row, name, sizeof name);
+    fsr_md_text(name, lab, sizeof lab);
     fprintf(f, "- %s: %.1f µs; tensor pipes busy %s%% of the time on average (tensor_pct), SMs busy %s%% "
                "(sm_active_pct); %s.\n",
             lab, tl->length, fsr_fmt(fsr_timeline_mean(tl, FSR_TL_TENSOR), 1, tensor, sizeof tensor),
@@ -144,9 +145,10 @@ void fsr_timeline_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row,
         launch_line(f, r, prev, &before);
         launch_line(f, r, row, &now);
         /* The charts are of the primary configuration alone (reports/plots.c). */
+        char id[512];
         if (r->cfg_of_row[row] == r->primary)
             fprintf(f, "- Chart: [timeline_step_%02d](../plots/%s/timeline_step_%02d.svg).\n", fsr_number(r, row),
-                    r->id, fsr_number(r, row));
+                    fsr_md_text(r->id, id, sizeof id), fsr_number(r, row));
         fprintf(f, "\n");
         fsr_timeline_free(&before);
     }

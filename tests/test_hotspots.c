@@ -468,6 +468,21 @@ static void many_rows(void **state)
     free(text);
 }
 
+/* The escapes themselves: a pipe stays escaped after a backslash, a text
+ * that opens with a block's marker opens with it escaped, and what is cut
+ * says so. */
+static void md_escapes(void **state)
+{
+    char b[64];
+    assert_string_equal(fsr_md("a|b\\|c\\\\|d\ne", b, sizeof b), "a\\|b\\|c\\\\\\|d e");
+    assert_string_equal(fsr_md_text("  # h", b, sizeof b), "\\# h");
+    assert_string_equal(fsr_md_text("12. item\r\nnext", b, sizeof b), "12\\. item  next");
+    assert_string_equal(fsr_md_text("3) x", b, sizeof b), "3\\) x");
+    assert_string_equal(fsr_md_text("[x]: http://a", b, sizeof b), "\\[x]: http://a");
+    assert_string_equal(fsr_md_text("03 causal_skip", b, sizeof b), "03 causal_skip");
+    assert_string_equal(fsr_md_text("abcdefghijklmnopqrstuvwxyz", b, 20), "abcdefghijkl…");
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-hotspots", tmp, sizeof tmp))
@@ -477,6 +492,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(line_diff_random), cmocka_unit_test(line_diff_large),
         cmocka_unit_test(costs),            cmocka_unit_test(hotspots_command),    cmocka_unit_test(without_hotspots),
         cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),          cmocka_unit_test(many_rows),
+        cmocka_unit_test(md_escapes),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

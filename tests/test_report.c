@@ -26,12 +26,14 @@
 
 static char tmp[512];   /* this run's scratch folder under the build folder */
 
-/* Unescaped '|' in a line. */
+/* Unescaped '|' in a line: one not after an odd run of backslashes. */
 static int bars(const char *line, const char *end)
 {
-    int n = 0;
-    for (const char *s = line; s < end; s++)
-        n += *s == '|' && (s == line || s[-1] != '\\');
+    int n = 0, slashes = 0;
+    for (const char *s = line; s < end; s++) {
+        n += *s == '|' && slashes % 2 == 0;
+        slashes = *s == '\\' ? slashes + 1 : 0;
+    }
     return n;
 }
 
@@ -473,6 +475,66 @@ static void write_many_peers(const char *dir, int n)
     assert_int_equal(system(path), 0);
     fs_table_free(&t);
     fs_table_free(&old);
+}
+
+/* Row `row`'s cell `col` of table file `path` set to `value`. */
+static void set_cell(const char *path, int schema, int row, const char *col, const char *value)
+{
+    char err[512];
+    fs_table t, out;
+    assert_int_equal(fs_table_read(path, schema, &t, err, sizeof err), 0);
+    fs_table_init(&out, t.ncols, (const char *const *)t.header);
+    for (int i = 0; i < t.nrows; i++) {
+        const char *cells[256];
+        for (int c = 0; c < t.ncols; c++)
+            cells[c] = i == row && !strcmp(t.header[c], col) ? value : fs_table_cell(&t, i, c);
+        fs_table_add(&out, cells);
+    }
+    assert_int_equal(fs_table_write(path, schema, &out, err, sizeof err), 0);
+    fs_table_free(&t);
+    fs_table_free(&out);
+}
+
+/* Text of the run folder cannot change the markdown around it: a line
+ * break cannot start a heading, a list item or a link definition, a '|'
+ * (even after a backslash) cannot open a column, wherever it is printed. */
+static void markdown_injection(void **state)
+{
+    static const char evil[] = "x\n# INJECTED heading\n[i]: http://injected.example\n- INJECTED item\n| a \\| b |";
+    char dir[700], path[800], cmd[1600], err[512];
+    snprintf(dir, sizeof dir, "%s/injected\n# INJECTED run", tmp);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r " FIXTURE " '%s'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const struct {
+        const char *file, *col;
+        int schema, row;
+    } cells[] = {
+        {"results.csv", "reason", 1, 1},   {"results.csv", "status", 1, 1},    {"results.csv", "slug", 1, 2},
+        {"results.csv", "metrics_note", 1, 3}, {"results.csv", "mode", 1, 8}, {"results.csv", "library", 1, 4},
+        {"hotspots.csv", "file", 0, 3},    {"hotspots.csv", "stall_1", 0, 3}, {"hotspots.csv", "source", 0, 4},
+        {"inside.csv", "status", 0, 0},    {"inside.csv", "note", 0, 0},     {"inside.csv", "view", 0, 2},
+        {"inside.csv", "variant", 0, 5},   {"device.csv", "value", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cells[i].file);
+        set_cell(path, cells[i].schema, cells[i].row, cells[i].col, !strcmp(cells[i].col, "mode") ? "hot\n# INJ" : evil);
+    }
+    char out[800];
+    snprintf(out, sizeof out, "%s/injected.md", tmp);
+    for (int k = 0; k < 2; k++) {
+        if (k ? fs_compare_write(dir, FIXTURE, out, err, sizeof err) : fs_report_write(dir, out, err, sizeof err))
+            fail_msg("%s", err);
+        char *md = tk_slurp(out, NULL);
+        check_tables(md, out);
+        static const char *const starts[] = {"\n# INJ", "\n## INJ", "\n[i]:", "\n- INJ", "\n| a "};
+        for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+            for (const char *s = md; (s = strstr(s, starts[i])); s++) {
+                const char *e = strchr(s + 1, '\n');
+                fail_msg("%s: a line of the run's text: %.*s", k ? "compare" : "report", (int)(e ? e - s : 40), s + 1);
+            }
+        assert_non_null(strstr(md, "INJECTED"));
+        free(md);
+    }
 }
 
 /* A data file found nowhere is named with the two places flashstudy looked:
@@ -921,7 +983,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
         cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
-        cmocka_unit_test(data_missing),
+        cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
