@@ -444,7 +444,7 @@ static int check_study(const fs_options *o, char *err, size_t errlen)
             for (int n = 0; n < o->study.seq.n; n++)
                 for (int d = 0; d < o->study.head_dim.n; d++) {
                     double bytes = 2.0 * o->study.batch.v[b] * o->study.heads_q.v[h] * o->study.seq.v[n] * o->study.head_dim.v[d];
-                    if (bytes > 17592186044416.0)
+                    if (bytes > FS_TENSOR_MAX_BYTES)
                         return fs_fail(err, errlen, "--batch %d --heads-q %d --seq %d --head-dim %d: the query "
                                        "tensor alone would take %.3g TB", o->study.batch.v[b], o->study.heads_q.v[h],
                                        o->study.seq.v[n], o->study.head_dim.v[d], bytes / 1e12);

@@ -113,11 +113,16 @@ static int same_arch(const char *section, const char *arch)
 
 int fss_row_instance(const fs_table *t, int row, fss_instance *out)
 {
-    const char *kind = fs_table_get(t, row, "kind"), *status = fs_table_get(t, row, "status");
-    const double bn = fs_table_num(t, row, "bn_run");
-    if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || !(bn > 0))
+    const char *kind = fs_table_get(t, row, "kind"), *status = fs_table_get(t, row, "status"),
+               *variant = fs_table_get(t, row, "variant");
+    const int bn = fs_table_int(t, row, "bn_run"), head_dim = fs_table_int(t, row, "head_dim");
+    /* A step's number is the fsNN_ of its kernels: two digits. */
+    char *end;
+    const long number = variant && isdigit((unsigned char)*variant) ? strtol(variant, &end, 10) : -1;
+    if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || bn <= 0 || head_dim <= 0 ||
+        number < 0 || number > 99 || (*end && *end != '_'))
         return 0;
-    *out = (fss_instance){atoi(fs_table_get(t, row, "variant")), (int)bn, (int)fs_table_num(t, row, "head_dim"), ""};
+    *out = (fss_instance){(int)number, bn, head_dim, ""};
     const char *slug = fs_table_get(t, row, "slug");
     snprintf(out->slug, sizeof out->slug, "%s", slug ? slug : "");
     return 1;

@@ -15,9 +15,10 @@ typedef struct {
     char slug[64];
 } fss_instance;
 /* The instance that row `row` of a results table launched: a step's row that
- * is not skipped and has a bn_run. Returns 1, or 0 (a peer, or a step that
- * launched nothing). The one rule for a run's sass.txt and its report's
- * instruction mix. */
+ * is not skipped and has a bn_run. Returns 1, or 0 (a peer, a step that
+ * launched nothing, or numbers out of range: a step's number of two digits,
+ * BN and D whole and positive). The one rule for a run's sass.txt and its
+ * report's instruction mix. */
 int fss_row_instance(const fs_table *t, int row, fss_instance *out);
 
 /* The run's sass.txt: from the machine code that `make` dumps per variant

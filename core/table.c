@@ -142,6 +142,18 @@ double fs_table_num(const fs_table *t, int row, const char *col)
     return *end || !isfinite(x) ? NAN : x;
 }
 
+double fs_table_num_in(const fs_table *t, int row, const char *col, double lo, double hi)
+{
+    double x = fs_table_num(t, row, col);
+    return x >= lo && x <= hi ? x : NAN;
+}
+
+int fs_table_int(const fs_table *t, int row, const char *col)
+{
+    double x = fs_table_num_in(t, row, col, 0, INT_MAX);
+    return x == floor(x) ? (int)x : -1;   /* NAN is no whole number */
+}
+
 /* ---- reading ---- */
 
 /* The file is read whole and unescaped in place: a cell's text is never

@@ -36,6 +36,12 @@ const char *fs_table_cell(const fs_table *t, int row, int col);  /* column col <
 const char *fs_table_get(const fs_table *t, int row, const char *col); /* NULL if no such column */
 /* The cell as a number; NAN when empty, not a number or not finite (inf, 1e400). */
 double fs_table_num(const fs_table *t, int row, const char *col);
+/* The same, NAN outside [lo, hi] too: a number a run folder holds is
+ * checked for its range before it is shown or converted. */
+double fs_table_num_in(const fs_table *t, int row, const char *col, double lo, double hi);
+/* The cell as a whole number from 0 to INT_MAX; -1 otherwise (empty, a
+ * fraction, negative, 1e300, no such column). */
+int fs_table_int(const fs_table *t, int row, const char *col);
 
 /* Reads path, a regular file of FS_RESULTS_MAX_BYTES at most. `schema`
  * non-zero: a results file, whose first column must be schema_version with

@@ -184,6 +184,11 @@ static int same_text(const char *a, const char *b)
 
 /* ---- a variant's sampled lines ---- */
 
+/* A row's samples (a count, 0 or more) and share of the variant's samples
+ * (a percentage); NAN out of range. */
+static double samples_of(const fs_table *t, int j) { return fs_table_num_in(t, j, "samples", 0, HUGE_VAL); }
+static double share_of(const fs_table *t, int j) { return fs_table_num_in(t, j, "share_pct", 0, 100); }
+
 typedef struct {
     int row;              /* its results.csv row; -1: none */
     int *hot, n;          /* its rows of hotspots.csv, hottest first (the file's order) */
@@ -198,17 +203,17 @@ static void lines_of(const fsr_run *r, const fsr_inside *in, int row, hot_lines 
         return;
     h->n = fsr_inside_rows(r, &in->hot, row, h->hot, in->hot.nrows);
     for (int i = 0; i < h->n; i++) {
-        double x = fs_table_num(&in->hot, h->hot[i], "samples");
-        h->samples += x > 0 ? x : 0;
+        double x = samples_of(&in->hot, h->hot[i]);
+        h->samples += isnan(x) ? 0 : x;
     }
 }
 
 /* "variants/03_causal_skip.cu:42", or the file alone without line information. */
 static const char *where(const fs_table *t, int j, char *buf, size_t len)
 {
-    double line = fs_table_num(t, j, "line");
+    const int line = fs_table_int(t, j, "line");
     if (line >= 1)
-        snprintf(buf, len, "%s:%.0f", fs_table_get(t, j, "file"), line);
+        snprintf(buf, len, "%s:%d", fs_table_get(t, j, "file"), line);
     else
         snprintf(buf, len, "%s", fs_table_get(t, j, "file"));
     return buf;
@@ -222,7 +227,7 @@ static const char *stall(const fs_table *t, int j, int k, double *pct)
     snprintf(name, sizeof name, "stall_%d", k);
     snprintf(col, sizeof col, "stall_%d_pct", k);
     const char *s = fs_table_get(t, j, name);
-    *pct = fs_table_num(t, j, col);
+    *pct = fs_table_num_in(t, j, col, 0, 100);
     return s && *s ? s : NULL;
 }
 
@@ -298,15 +303,13 @@ static int mark_changes(const fsr_run *r, const fs_table *t, const hot_lines h[2
         rc = fs_fail(why, len, "No line is marked: no memory for the diff of %s and %s.", rel[0], rel[1]);
     for (int k = 0; k < 2 && !rc; k++)
         for (int i = 0; i < h[k].n && i < HOT_TOP && !rc; i++) {
-            const int j = h[k].hot[i];
-            const double line = fs_table_num(t, j, "line");
+            const int j = h[k].hot[i], line = fs_table_int(t, j, "line");
             if (strcmp(fs_table_get(t, j, "file"), rel[k]))
                 continue;
-            if (!(line >= 1 && line <= src[k].n) ||
-                !same_text(src[k].line[(int)line - 1], fs_table_get(t, j, "source")))
-                rc = fs_fail(why, len, "No line is marked: %s has changed since the run (its line %.0f is not the "
-                             "source sampled).", rel[k], line);
-            else if ((k ? added : gone)[(int)line - 1])
+            if (!(line >= 1 && line <= src[k].n) || !same_text(src[k].line[line - 1], fs_table_get(t, j, "source")))
+                rc = fs_fail(why, len, "No line is marked: %s has changed since the run (its line %s is not the "
+                             "source sampled).", rel[k], fs_table_get(t, j, "line"));
+            else if ((k ? added : gone)[line - 1])
                 mark[k][i] = k ? '+' : '-';
         }
     if (rc)
@@ -331,7 +334,7 @@ static int add_stalls(const fs_table *t, const hot_lines *h, int k, reason *rs, 
         for (int q = 1; q <= FS_HOT_STALLS; q++) {
             double pct, x;
             const char *s = stall(t, h->hot[i], q, &pct);
-            if (!s || isnan(x = fs_table_num(t, h->hot[i], "samples") * pct / 100))
+            if (!s || isnan(x = samples_of(t, h->hot[i]) * pct / 100))
                 continue;
             int at = 0;
             while (at < nr && strcmp(rs[at].name, s))
@@ -355,9 +358,12 @@ static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][
         nr = add_stalls(t, &h[k], k, rs, nr);
     double share[MAX_REASONS][2], top[MAX_REASONS];
     int keep[MAX_REASONS];
+    /* A share over 100% (a reason twice on a line) is shown as none. */
     for (int i = 0; i < nr; i++)
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
             share[i][k] = h[k].n ? 100 * rs[i].n[k] / h[k].samples : NAN;
+            share[i][k] = share[i][k] <= 100 ? share[i][k] : NAN;
+        }
     for (int i = 0; i < nr; i++) {
         keep[i] = 0;
         top[i] = 0;
@@ -413,11 +419,10 @@ static moved_row *moved_rows(const fsr_run *r, const fs_table *t, const hot_line
         const int j = h->hot[i];
         size_t n;
         const char *src = trimmed(fs_table_get(t, j, "source"), &n);
-        double share = fs_table_num(t, j, "share_pct");
+        double share = share_of(t, j);
         if (isnan(share))
-            share = h->samples > 0 ? 100 * fs_table_num(t, j, "samples") / h->samples : 0;
-        m[i] = (moved_row){fs_table_get(t, j, "file"), strndup(src, n), 0, (int)fs_table_num(t, j, "line"),
-                           share, -1, 0};
+            share = h->samples > 0 && !isnan(samples_of(t, j)) ? 100 * samples_of(t, j) / h->samples : 0;
+        m[i] = (moved_row){fs_table_get(t, j, "file"), strndup(src, n), 0, fs_table_int(t, j, "line"), share, -1, 0};
         m[i].own = *own && !strcmp(m[i].file, own);
         if (m[i].key && m[i].own)
             unnumber(m[i].key, num);
@@ -537,8 +542,8 @@ static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab
             char a[32], w[600], st[256], src[1200];
             md_row(f);
             md_cell(f, i ? "" : lab[k]);
-            md_cellf(f, "%s%%", fsr_fmt(fs_table_num(t, j, "share_pct"), 1, a, sizeof a));
-            md_num(f, fs_table_num(t, j, "samples"), 0);
+            md_cellf(f, "%s%%", fsr_fmt(share_of(t, j), 1, a, sizeof a));
+            md_num(f, samples_of(t, j), 0);
             md_cell(f, where(t, j, w, sizeof w));
             md_cell(f, mark[k][i] == '+' ? "+" : mark[k][i] == '-' ? "−" : "");
             md_cell(f, stall_list(t, j, st, sizeof st));
@@ -623,7 +628,7 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
         fsr_config c;
         fsr_row_config(t, j, &c);
         const int row = result_row(r, &c, fs_table_get(t, j, "variant"));
-        const double cost = fs_table_num(t, j, "cost_s");
+        const double cost = fs_table_num_in(t, j, "cost_s", 0, HUGE_VAL);
         const char *view = fs_table_get(t, j, "view"), *unit = "";
         char lab[96], cl[160], a[32], b[32];
         fsr_config_label(&c, cl, sizeof cl);
@@ -645,15 +650,17 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
         md_cell(f, view);
         md_cell(f, fs_table_get(t, j, "status"));
         md_cell(f, fsr_fmt(cost * 1e3, 1, a, sizeof a));
-        md_cell(f, fsr_fmt(fs_table_num(t, j, "samples"), 0, b, sizeof b));
+        md_cell(f, fsr_fmt(samples_of(t, j), 0, b, sizeof b));
         md_cellf(f, "%s%s%s", *setting ? setting : "–", *setting && *unit ? " " : "", *setting ? unit : "");
         md_cell(f, fs_table_get(t, j, "note"));
         md_end(f);
     }
-    fprintf(f, "\nIn all %.2f s", total);
+    char a[32];
+    fprintf(f, "\nIn all %s s", fsr_fmt(total, 2, a, sizeof a));
     for (int v = 0; v < NVIEWS; v++)
         if (nby[v])
-            fprintf(f, "; %s %.2f s over %d row%s", views[v].view, by[v], nby[v], nby[v] == 1 ? "" : "s");
+            fprintf(f, "; %s %s s over %d row%s", views[v].view, fsr_fmt(by[v], 2, a, sizeof a), nby[v],
+                    nby[v] == 1 ? "" : "s");
     fprintf(f, ".\n\n");
 }
 
@@ -669,14 +676,16 @@ static void print_variant(FILE *out, const fsr_run *r, const fsr_inside *in, int
     fsr_config_label(&r->cfgs[r->cfg_of_row[row]], cl, sizeof cl);
     if (!h.n && sampled)
         fprintf(out, "\n%s, %s: no lines (%s)\n", lab, cl, status);
+    char a[32], b[32];
     if (h.n)
-        fprintf(out, "\n%s, %s: %.0f samples in its lines of 0.1%% or more\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl,
-                h.samples, "share", "samples", "line", "stall reasons (share of the line's samples)", "source");
+        fprintf(out, "\n%s, %s: %s samples in its lines of 0.1%% or more\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl,
+                fsr_fmt(h.samples, 0, a, sizeof a), "share", "samples", "line",
+                "stall reasons (share of the line's samples)", "source");
     for (int i = 0; i < h.n && i < top; i++) {
         const int j = h.hot[i];
         char w[600], st[256];
-        fprintf(out, "  %5.1f%% %8.0f  %-32s  %-58s  %s\n", fs_table_num(&in->hot, j, "share_pct"),
-                fs_table_num(&in->hot, j, "samples"), where(&in->hot, j, w, sizeof w),
+        fprintf(out, "  %5s%% %8s  %-32s  %-58s  %s\n", fsr_fmt(share_of(&in->hot, j), 1, a, sizeof a),
+                fsr_fmt(samples_of(&in->hot, j), 0, b, sizeof b), where(&in->hot, j, w, sizeof w),
                 stall_list(&in->hot, j, st, sizeof st), fs_table_get(&in->hot, j, "source"));
     }
     free(h.hot);

@@ -9,7 +9,9 @@
 
 const char *fsr_fmt(double v, int digits, char *buf, size_t len)
 {
-    if (isnan(v) || isinf(v))
+    /* No quantity the reports show is 10^15 or more in its unit: a cell
+     * that makes one is out of range (and would print 300 digits). */
+    if (isnan(v) || isinf(v) || fabs(v) >= 1e15)
         snprintf(buf, len, "–");
     else
         snprintf(buf, len, "%.*f", digits, v);

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* v with digits decimals, or "–" when v is NAN or infinite. */
+/* v with digits decimals, or "–" when v is NAN, infinite or 10^15 or more. */
 const char *fsr_fmt(double v, int digits, char *buf, size_t len);
 /* Markdown cell text: '|' escaped (after any backslashes, so that it stays
  * escaped), line breaks and other control characters as spaces; cut to len

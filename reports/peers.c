@@ -25,7 +25,7 @@ static int best_step(const fsr_run *r, int cfg)
 {
     int rows[4096], n = fsr_rows(r, cfg, rows, 4096), best = -1;
     for (int i = 0; i < n; i++) {
-        double t = fs_table_num(&r->res, rows[i], "time_median_s");
+        double t = fs_table_num(&r->res, rows[i], "time_median_s");   /* positive where ok (fsr_load) */
         if (fsr_ok(r, rows[i]) && !isnan(t) && (best < 0 || t < fs_table_num(&r->res, best, "time_median_s")))
             best = rows[i];
     }
@@ -71,7 +71,7 @@ static void one_peer(FILE *f, const fsr_run *r, int best, int peer)
     md_cell(f, "step / peer");
     fprintf(f, "\n| --- | ---: | ---: | ---: |\n");
     for (int q = 0; q < nq; q++) {
-        double x = fs_table_num(&r->res, best, cols[q]), y = fs_table_num(&r->res, peer, cols[q]);
+        double x = fs_table_num_in(&r->res, best, cols[q], 0, HUGE_VAL), y = fs_table_num_in(&r->res, peer, cols[q], 0, HUGE_VAL);
         ratio[q] = x > 0 && y > 0 ? x / y : NAN;
         if (isnan(x) && isnan(y))
             continue;

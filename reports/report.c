@@ -3,6 +3,7 @@
  * reports/peers.csv. */
 #include "report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -101,20 +102,23 @@ static void configs_section(FILE *f, const fsr_run *r)
     }
     fprintf(f, "\nMode cold: the L2 is flushed before every timed repetition and every profiled pass; "
                "hot: it is not. Times are medians of CUDA-event timings with the profiler off.\n");
-    /* What the counters cost: it grows with rows x passes. */
-    double seconds = 0;
-    int rows = 0, passes = 0;
+    /* What the counters cost: it grows with rows x passes. A row's seconds
+     * and passes count where both are in range. */
+    double seconds = 0, passes = 0;
+    int rows = 0;
     for (int i = 0; i < r->res.nrows; i++) {
-        double s = fs_table_num(&r->res, i, "profile_s"), n = fs_table_num(&r->res, i, "profile_passes");
-        if (isfinite(s) && isfinite(n)) {
+        double s = fs_table_num_in(&r->res, i, "profile_s", 0, HUGE_VAL);
+        int n = fs_table_int(&r->res, i, "profile_passes");
+        if (!isnan(s) && n >= 0) {
             seconds += s;
-            passes += (int)n;
+            passes += n;
             rows++;
         }
     }
+    char a[64], b[64];
     if (rows)
-        fprintf(f, "Collecting the counters took %.2f s over %d rows and %d replay passes (%.0f ms a pass).\n",
-                seconds, rows, passes, 1e3 * seconds / passes);
+        fprintf(f, "Collecting the counters took %s s over %d rows and %.0f replay passes (%s ms a pass).\n",
+                fsr_fmt(seconds, 2, a, sizeof a), rows, passes, fsr_fmt(1e3 * seconds / passes, 0, b, sizeof b));
     fprintf(f, "\n");
 }
 
@@ -419,9 +423,14 @@ typedef struct {
 static int read_mix(const fsr_run *r, sass_mix *m, char *err, size_t errlen)
 {
     char path[FS_PATH_MAX];
-    int major = 0, minor = 0;
-    sscanf(fsr_dev(r, "cc"), "%d.%d", &major, &minor);
-    snprintf(m->arch, sizeof m->arch, "sm_%d%d", major, minor);
+    /* "9.0": sm_90; a compute capability out of range: sm_00, no code of it. */
+    const char *cc = fsr_dev(r, "cc");
+    char *end;
+    long major = isdigit((unsigned char)*cc) ? strtol(cc, &end, 10) : -1,
+         minor = major >= 0 && *end == '.' && isdigit((unsigned char)end[1]) ? strtol(end + 1, &end, 10) : -1;
+    if (major < 0 || major > 99 || minor < 0 || minor > 9 || *end)
+        major = minor = 0;
+    snprintf(m->arch, sizeof m->arch, "sm_%ld%ld", major, minor);
     m->n = -1;
     struct stat st;
     if (fs_path(path, sizeof path, r->dir, "sass.txt") || (stat(path, &st) && errno == ENOENT))

@@ -26,25 +26,18 @@ const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_L2] = {"l2_bytes", "L2 bytes (MB)", 1, 32e-6,
                 {"@lts__t_sectors_srcunit_tex_op_read.sum", "@lts__t_sectors_srcunit_tex_op_write.sum"}},
     [FSR_L2_READ] = {"l2_read_bytes", "L2 reads (MB)", 1, 32e-6, {"@lts__t_sectors_srcunit_tex_op_read.sum"}},
-    [FSR_L2_HIT] = {"l2_hit", "L2 hit rate (%)", 1, 1, {"@lts__t_sector_hit_rate.pct"}},
+    [FSR_L2_HIT] = {"l2_hit", "L2 hit rate (%)", 1, 1, {"@lts__t_sector_hit_rate.pct"}, 1},
     [FSR_INST] = {"inst", "instructions (M warp)", 2, 1e-6, {"@smsp__inst_executed.sum"}},
     [FSR_REGS] = {"registers", "registers", 0, 1, {"registers"}},
     [FSR_SMEM] = {"smem_per_block", "shared memory (kB)", 1, 1e-3, {"smem_static_bytes", "smem_dynamic_bytes"}},
-    [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}},
-    [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}},
+    [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}, 1},
+    [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}, 1},
     [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__inst_executed_op_branch.sum"}},
-    [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}},
+    [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}, 1},
     [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MB)", 1, 1e-6, {"peak_mem_bytes"}},
 };
 
 /* ---- loading ---- */
-
-/* A whole number from 0 to INT_MAX; -1 otherwise (empty, a fraction, 1e300). */
-static int cell_int(const fs_table *t, int row, const char *col)
-{
-    double x = fs_table_num(t, row, col);
-    return x >= 0 && x <= INT_MAX && x == floor(x) ? (int)x : -1;
-}
 
 /* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`;
  * dtype holds a type's name, its index here (-1: none). */
@@ -52,8 +45,8 @@ static int shape_cell(const fs_table *t, int row, const char *col)
 {
     if (!strcmp(col, "dtype"))
         return fs_dtype_find(fs_table_get(t, row, col) ? fs_table_get(t, row, col) : "");
-    return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? cell_int(t, row, "tile")
-                                                                                   : cell_int(t, row, col);
+    return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? fs_table_int(t, row, "tile")
+                                                                                   : fs_table_int(t, row, col);
 }
 
 /* A step's number from its id: "08_const_strides", or "08" and "8" of the
@@ -228,6 +221,15 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
                     path, i + 1, INT_MAX);
             goto out;
         }
+        /* The shapes a run could have measured (cli/options.c): strides and
+         * sizes then fit in a long long (fsr_problem). */
+        const double bytes = 2.0 * c->batch * (c->heads_q > c->heads_kv ? c->heads_q : c->heads_kv) * c->seq * c->head_dim;
+        if (bytes > FS_TENSOR_MAX_BYTES) {
+            fs_fail(err, errlen, "%s/results.csv row %d: B=%d N=%d Hq=%d Hkv=%d D=%d makes a tensor of %.3g TB, more than "
+                    "the %.3g TB a run measures", path, i + 1, c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim,
+                    bytes / 1e12, FS_TENSOR_MAX_BYTES / 1e12);
+            goto out;
+        }
         double t = fs_table_num(&r->res, i, "time_median_s");
         if (!strcmp(fs_table_get(&r->res, i, "status"), "ok") && !(t > 0)) {
             fs_fail(err, errlen, "%s/results.csv row %d: status ok, but time_median_s is \"%.40s\", not a "
@@ -366,13 +368,13 @@ double fsr_value(const fsr_run *r, int row, int role)
             continue;
         if (!r->role_col[role][s][0])
             return NAN;
-        double x = fs_table_num(&r->res, row, r->role_col[role][s]);
+        double x = fs_table_num_in(&r->res, row, r->role_col[role][s], 0, fsr_roles[role].share ? 100 : HUGE_VAL);
         if (isnan(x))
             return NAN;
         sum += x;
         any = 1;
     }
-    return any ? sum * fsr_roles[role].scale : NAN;
+    return any && isfinite(sum) ? sum * fsr_roles[role].scale : NAN;
 }
 
 int fsr_has_role(const fsr_run *r, int role)
@@ -396,7 +398,7 @@ double fsr_dev_num(const fsr_run *r, const char *key)
     const char *s = fsr_dev(r, key);
     char *end;
     double x = strtod(s, &end);
-    return *s && !*end ? x : NAN;
+    return *s && !*end && isfinite(x) && x >= 0 ? x : NAN;
 }
 
 const char *fsr_cell(const fsr_run *r, int row, const char *col)

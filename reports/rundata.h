@@ -28,6 +28,7 @@ typedef struct {
     /* The sum of these results.csv columns; "@name" is the metric whose CUPTI
      * name is `name`, its column looked up in fs_metrics_default. */
     const char *src[2];
+    int share;             /* a share of the whole: 100% at most */
 } fsr_role;
 extern const fsr_role fsr_roles[FSR_ROLES];
 
@@ -59,10 +60,12 @@ typedef struct {
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
-double fsr_value(const fsr_run *r, int row, int role);   /* NAN when not measured */
+/* NAN when not measured or out of range: every quantity is 0 or more, a
+ * share 100% at most. */
+double fsr_value(const fsr_run *r, int row, int role);
 int fsr_has_role(const fsr_run *r, int role);             /* any row has a value */
 const char *fsr_dev(const fsr_run *r, const char *key);   /* "" when absent */
-double fsr_dev_num(const fsr_run *r, const char *key);    /* NAN when absent */
+double fsr_dev_num(const fsr_run *r, const char *key);    /* NAN when absent, not finite or negative */
 const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when absent */
 int fsr_number(const fsr_run *r, int row);                /* a step's number; -1 for a peer */
 int fsr_is_peer(const fsr_run *r, int row);

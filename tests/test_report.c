@@ -438,6 +438,11 @@ static void bad_input(void **state)
     memcpy(strstr(peer, "4,00_naive,naive,step,"), "4,00_naive,naive,peer,", 22);
     bad_run("peer_number", peer, "a peer's its name (not a number)");
     free(peer);
+    /* A shape no run could have measured (its strides overflowed). */
+    char *huge = malloc(strlen(good) + 64), *at = strstr(good, ",cold,2,1024,");
+    sprintf(huge, "%.*s,cold,4,2147483647,%s", (int)(at - good), good, at + strlen(",cold,2,1024,"));
+    bad_run("tensor", huge, "row 1: B=4 N=2147483647 Hq=16 Hkv=8 D=128 makes a tensor of 35.2 TB");
+    free(huge);
     /* Header only. */
     char *header = strdup(good);
     *(strchr(header, '\n') + 1) = '\0';
@@ -535,6 +540,53 @@ static void markdown_injection(void **state)
         assert_non_null(strstr(md, "INJECTED"));
         free(md);
     }
+}
+
+/* Numbers of a run folder out of range are shown as "–", never as nan,
+ * inf, a negative length or a share past 100%, and none is converted to an
+ * int it does not fit (a run built with -fsanitize=undefined says so). */
+static void hostile_numbers(void **state)
+{
+    char dir[700], path[800], cmd[1600], err[512];
+    snprintf(dir, sizeof dir, "%s/numbers", tmp);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r " FIXTURE " '%s'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const struct {
+        const char *file, *col;
+        int schema, row;
+        const char *value;
+    } cells[] = {
+        {"results.csv", "profile_passes", 1, 0, "1e300"}, {"results.csv", "profile_passes", 1, 1, "-7"},
+        {"results.csv", "profile_s", 1, 2, "1e308"},      {"results.csv", "profile_s", 1, 3, "1e308"},
+        {"results.csv", "bn_run", 1, 0, "1e300"},         {"results.csv", "registers", 1, 1, "-5"},
+        {"results.csv", "occupancy_theoretical_pct", 1, 4, "250"}, {"results.csv", "time_median_s", 1, 5, "1e300"},
+        {"hotspots.csv", "line", 0, 0, "1e300"},          {"hotspots.csv", "line", 0, 1, ""},
+        {"hotspots.csv", "samples", 0, 2, "-5"},          {"hotspots.csv", "share_pct", 0, 3, "250"},
+        {"hotspots.csv", "stall_1_pct", 0, 4, "-100"},    {"hotspots.csv", "stall_1_pct", 0, 5, "250"},
+        {"timeline.csv", "t_s", 0, 3, "-999"},            {"timeline.csv", "dt_s", 0, 4, "inf"},
+        {"timeline.csv", "t_s", 0, 5, "nan"},             {"timeline.csv", "t_s", 0, 40, "1e300"},
+        {"inside.csv", "cost_s", 0, 0, "1e308"},          {"inside.csv", "cost_s", 0, 1, "1e308"},
+        {"inside.csv", "cost_s", 0, 2, "-1"},             {"inside.csv", "samples", 0, 3, "1e300"},
+        {"device.csv", "value", 0, 1, "99999999999.0"},   {"device.csv", "value", 0, 2, "1e400"},
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cells[i].file);
+        set_cell(path, cells[i].schema, cells[i].row, cells[i].col, cells[i].value);
+    }
+    snprintf(path, sizeof path, "%s/numbers.md", tmp);
+    if (fs_report_write(dir, path, err, sizeof err))
+        fail_msg("%s", err);
+    char *md = tk_slurp(path, NULL);
+    static const char *const never[] = {"nan", "inf", "-999", "250%", "250.0", " -100%", "| -5 |", "1000000000000000",
+                                        "-2147483648"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+        if (strstr(md, never[i]))
+            fail_msg("the report says \"%s\": %.80s", never[i], strstr(md, never[i]));
+    assert_non_null(strstr(md, "no length: the samples' times (t_s, dt_s) are missing, out of range or out of order"));
+    assert_non_null(strstr(md, "\nIn all – s"));
+    assert_non_null(strstr(md, "Collecting the counters took – s over 7 rows and 56 replay passes"));
+    assert_non_null(strstr(md, "| SMs | – |"));
+    free(md);
 }
 
 /* A data file found nowhere is named with the two places flashstudy looked:
@@ -983,7 +1035,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
         cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
-        cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection),
+        cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection), cmocka_unit_test(hostile_numbers),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

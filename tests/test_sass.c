@@ -96,13 +96,17 @@ static void row_instances(void **state)
         {"12", "step", "skipped", "128", "128", "wgmma_pv"}, /* planned, then skipped: never launched */
         {"08", "step", "skipped", "", "128", "const_strides"}, /* refused by its plan */
         {"09", "step", "failed", "64", "128", "big_tile"},   /* launched, then failed: its code ran */
+        {"03", "step", "ok", "1e300", "128", "causal_skip"}, /* numbers out of range: no instance */
+        {"03", "step", "ok", "64.5", "128", "causal_skip"},
+        {"03", "step", "ok", "64", "", "causal_skip"},
+        {"4294967299_x", "step", "ok", "64", "128", "x"},
     };
     fs_table t;
     fs_table_init(&t, 6, header);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 9; i++)
         fs_table_add(&t, rows[i]);
-    const int want[] = {1, 0, 0, 0, 1};
-    for (int i = 0; i < 5; i++) {
+    const int want[] = {1, 0, 0, 0, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 9; i++) {
         fss_instance in = {0};
         assert_int_equal(fss_row_instance(&t, i, &in), want[i]);
         if (want[i]) {
