@@ -1,5 +1,6 @@
 /* flashstudy COMMAND [options]: parses the command line (options.c) and
  * hands it to the command's function. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -138,16 +139,30 @@ static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
     [FS_CMD_PLOTS] = cmd_plots,     [FS_CMD_HOTSPOTS] = cmd_hotspots,
 };
 
+/* The exit status once standard output is closed: a write that failed (a
+ * full disk, a closed pipe) fails the command, so that no script takes
+ * half a table for a whole one. */
+static int close_stdout(int rc)
+{
+    int e = fflush(stdout) ? errno : 0, bad = e || ferror(stdout);
+    if (fclose(stdout) && !bad)
+        bad = 1, e = errno;
+    if (!bad)
+        return rc;
+    fprintf(stderr, "flashstudy: cannot write to standard output: %s\n", e ? strerror(e) : "a write failed");
+    return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fs_usage(stdout);
-            return 0;
+            return close_stdout(0);
         }
         if (!strcmp(argv[i], "--version")) {
             printf("flashstudy %s\n", FS_VERSION);
-            return 0;
+            return close_stdout(0);
         }
     }
     if (argc < 2) {
@@ -171,5 +186,5 @@ int main(int argc, char **argv)
     else
         rc = commands[cmd](&o, argc, argv);
     fs_options_free(&o);
-    return rc;
+    return close_stdout(rc);
 }

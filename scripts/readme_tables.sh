@@ -11,8 +11,16 @@ readme=${3:-README.md}
 [ -f "$readme" ] || { echo "readme_tables.sh: no $readme" >&2; exit 1; }
 tables=$(mktemp)
 trap 'rm -f "$tables" "$readme.tmp"' EXIT
+# A command that fails (set -e) or stops short splices nothing: every block
+# it printed must be whole, begin and end marker once each.
 "$fs" report "$run" --readme > "$tables"
-for name in $(sed -n 's/^<!-- \([a-z]*\):begin -->$/\1/p' "$tables"); do
+names=$(sed -n 's/^<!-- \([a-z]*\):begin -->$/\1/p' "$tables")
+[ -n "$names" ] || { echo "readme_tables.sh: $fs printed no tables" >&2; exit 1; }
+for name in $names; do
+    if [ "$(grep -cx "<!-- $name:begin -->" "$tables")" != 1 ] || [ "$(grep -cx "<!-- $name:end -->" "$tables")" != 1 ]; then
+        echo "readme_tables.sh: $fs printed the $name table cut short (no <!-- $name:end -->): README.md left as it was" >&2
+        exit 1
+    fi
     if [ "$(grep -cx "<!-- $name:begin -->" "$readme")" != 1 ] || [ "$(grep -cx "<!-- $name:end -->" "$readme")" != 1 ]; then
         echo "readme_tables.sh: $readme needs the lines <!-- $name:begin --> and <!-- $name:end --> once each" >&2
         exit 1

@@ -28,6 +28,7 @@
 #include "variant.h"
 
 static char binary[4096], root[4096], base[64] = "/tmp/fs_cli_XXXXXX", work[128];
+static const char *stdout_to;   /* where the next command's stdout goes; NULL: base/stdout */
 
 typedef struct {
     int status;                 /* exit status, or 128 + signal */
@@ -64,7 +65,8 @@ static pid_t start(const char *const *args)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (!pid) {
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int o = open(stdout_to ? stdout_to : out, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+            e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (o < 0 || e < 0 || chdir(work) || dup2(o, 1) < 0 || dup2(e, 2) < 0)
             _exit(127);
         alarm(60);
@@ -600,6 +602,25 @@ static void foreign_links(void **state)
     unlink(mine);
 }
 
+/* Standard output that cannot be written (a full disk) fails the command
+ * and says so, whatever the command printed. */
+static void stdout_full(void **state)
+{
+    char run_dir[4200], fixture[4200];
+    snprintf(run_dir, sizeof run_dir, "%s/results/20261201-141308-nvidia-h200", root);
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/run", root);
+    const char *const cases[][4] = {{"list"}, {"--help"}, {"report", run_dir, "--readme"}, {"hotspots", fixture}};
+    stdout_to = "/dev/full";
+    for (int i = 0; i < 4; i++) {
+        result r;
+        run(&r, cases[i]);
+        if (r.status != 1 || !strstr(r.err, "flashstudy: cannot write to standard output: No space left on device"))
+            fail_msg("`%s` to /dev/full: status %d, %s", cases[i][0], r.status, r.err);
+        result_free(&r);
+    }
+    stdout_to = NULL;
+}
+
 /* plots starts gnuplot without a shell: a fake gnuplot first on PATH records
  * its arguments and folder, and no name with shell syntax runs a command. */
 static void gnuplot_without_shell(void **state)
@@ -946,7 +967,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
         cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp), cmocka_unit_test(foreign_links),
         cmocka_unit_test(long_paths),         cmocka_unit_test(many_peers),
-        cmocka_unit_test(planted_data),
+        cmocka_unit_test(planted_data),       cmocka_unit_test(stdout_full),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
