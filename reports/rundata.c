@@ -322,6 +322,9 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         fsr_free(r);
         return fs_fail(err, errlen, "%s must have the columns key,value", path);
     }
+    /* By key, each key's first row first: fsr_dev is a binary search (a
+     * peer's match asks for the device's name). */
+    fs_table_sort_by(&r->dev, "key");
 
     if (index_rows(r, err, errlen)) {
         fsr_free(r);
@@ -387,10 +390,15 @@ int fsr_has_role(const fsr_run *r, int role)
 
 const char *fsr_dev(const fsr_run *r, const char *key)
 {
-    for (int i = 0; i < r->dev.nrows; i++)
-        if (!strcmp(fs_table_get(&r->dev, i, "key"), key))
-            return fs_table_get(&r->dev, i, "value");
-    return "";
+    int lo = 0, hi = r->dev.nrows;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(fs_table_get(&r->dev, mid, "key"), key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->dev.nrows && !strcmp(fs_table_get(&r->dev, lo, "key"), key) ? fs_table_get(&r->dev, lo, "value") : "";
 }
 
 double fsr_dev_num(const fsr_run *r, const char *key)
