@@ -371,7 +371,7 @@ double fsr_value(const fsr_run *r, int row, int role)
             continue;
         if (!r->role_col[role][s][0])
             return NAN;
-        double x = fs_table_num_in(&r->res, row, r->role_col[role][s], 0, fsr_roles[role].share ? 100 : HUGE_VAL);
+        double x = fs_table_num_in(&r->res, row, r->role_col[role][s], 0, fsr_roles[role].share ? FSR_PCT_MAX : HUGE_VAL);
         if (isnan(x))
             return NAN;
         sum += x;

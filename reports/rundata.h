@@ -28,8 +28,11 @@ typedef struct {
     /* The sum of these results.csv columns; "@name" is the metric whose CUPTI
      * name is `name`, its column looked up in fs_metrics_default. */
     const char *src[2];
-    int share;             /* a share of the whole: 100% at most */
+    int share;             /* a share of the whole, in %: FSR_PCT_MAX at most */
 } fsr_role;
+/* The most a measured percentage may read: sampled counters overshoot 100
+ * a little (a timeline's sm_active_pct reached 103.8%); 250% is no measure. */
+#define FSR_PCT_MAX 110.0
 extern const fsr_role fsr_roles[FSR_ROLES];
 
 /* A configuration: the mode and the problem's fields of core/shape.h. */
@@ -61,7 +64,7 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
 /* NAN when not measured or out of range: every quantity is 0 or more, a
- * share 100% at most. */
+ * share FSR_PCT_MAX at most. */
 double fsr_value(const fsr_run *r, int row, int role);
 int fsr_has_role(const fsr_run *r, int role);             /* any row has a value */
 const char *fsr_dev(const fsr_run *r, const char *key);   /* "" when absent */

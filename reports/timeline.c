@@ -34,13 +34,13 @@ int fsr_timeline_read(const fsr_run *r, const fsr_inside *in, int row, fsr_timel
     for (int k = 0; k < FSR_TL_COLS; k++)
         tl->v[k] = buf + (size_t)(2 + k) * n;
     /* Times within an hour (a launch's samples; the first may come before
-     * 0), percentages of 0 to 100, rates of 0 or more: anything else is no
-     * value (NAN). */
+     * 0), percentages of 0 to FSR_PCT_MAX, rates of 0 or more: anything else
+     * is no value (NAN). */
     for (int i = 0; i < n; i++) {
         tl->t[i] = fs_table_num_in(t, rows[i], "t_s", -3600, 3600) * 1e6;
         tl->dt[i] = fs_table_num_in(t, rows[i], "dt_s", 0, 3600) * 1e6;
         for (int k = 0; k < FSR_TL_COLS; k++)
-            tl->v[k][i] = fs_table_num_in(t, rows[i], fsr_tl_cols[k], 0, k < FSR_TL_DRAM_READ ? 100 : HUGE_VAL);
+            tl->v[k][i] = fs_table_num_in(t, rows[i], fsr_tl_cols[k], 0, k < FSR_TL_DRAM_READ ? FSR_PCT_MAX : HUGE_VAL);
     }
     free(rows);
     if (!n)
