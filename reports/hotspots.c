@@ -437,10 +437,65 @@ static void moved_free(moved_row *m, int n)
     free(m);
 }
 
-static int same_line(const moved_row *a, const moved_row *b, int at_line)
+/* Two rows are of the same line when their file (the steps' own files
+ * count as one) and their source are, and at_line their line number too:
+ * 0 then, else their order. */
+static int line_cmp(const moved_row *a, const moved_row *b, int at_line)
 {
-    return a->key && b->key && (a->own ? b->own : !b->own && !strcmp(a->file, b->file)) &&
-           !strcmp(a->key, b->key) && (!at_line || a->line == b->line);
+    int c = (a->own > b->own) - (a->own < b->own);
+    if (!c && !a->own)
+        c = strcmp(a->file, b->file);
+    if (!c)
+        c = strcmp(a->key, b->key);
+    if (!c && at_line)
+        c = (a->line > b->line) - (a->line < b->line);
+    return c;
+}
+
+/* By line, then by place (the rows of one array, hottest first). */
+static int at_line_cmp(const void *x, const void *y)
+{
+    const moved_row *a = *(const moved_row *const *)x, *b = *(const moved_row *const *)y;
+    int c = line_cmp(a, b, 1);
+    return c ? c : (a > b) - (a < b);
+}
+
+static int any_line_cmp(const void *x, const void *y)
+{
+    const moved_row *a = *(const moved_row *const *)x, *b = *(const moved_row *const *)y;
+    int c = line_cmp(a, b, 0);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Pairs the step's rows m[1] with the predecessor's m[0]: at the same line
+ * number first, then anywhere in the file; each row with the hottest row of
+ * the other that is the same line and still unpaired. Both sorted once a
+ * pass, then merged. 0, or -1 out of memory. */
+static int pair_rows(moved_row *m[2], const int n[2])
+{
+    moved_row **s[2] = {malloc(sizeof **s * (n[0] + 1)), malloc(sizeof **s * (n[1] + 1))};
+    int rc = s[0] && s[1] ? 0 : -1;
+    for (int at_line = 1; at_line >= 0 && !rc; at_line--) {
+        int k_n[2] = {0, 0};
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < n[k]; i++)
+                if (m[k][i].key && m[k][i].pair < 0)
+                    s[k][k_n[k]++] = &m[k][i];
+            qsort(s[k], (size_t)k_n[k], sizeof *s[k], at_line ? at_line_cmp : any_line_cmp);
+        }
+        for (int i = 0, p = 0; i < k_n[1] && p < k_n[0];) {
+            const int c = line_cmp(s[1][i], s[0][p], at_line);
+            if (!c) {
+                s[1][i]->pair = (int)(s[0][p] - m[0]);
+                s[0][p]->pair = (int)(s[1][i] - m[1]);
+            }
+            i += c <= 0;
+            p += c >= 0;
+        }
+    }
+    free(s[0]);
+    free(s[1]);
+    return rc;
 }
 
 /* `s` for markdown text, cut to MOVED_CHARS characters, the last "…". */
@@ -471,18 +526,12 @@ static const char *short_code(const char *s, char *buf, size_t len)
 static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_lines h[2], char lab[2][160])
 {
     moved_row *m[2] = {moved_rows(r, t, &h[0]), moved_rows(r, t, &h[1])};
-    if (!m[0] || !m[1]) {
+    const int n[2] = {h[0].n, h[1].n};
+    if (!m[0] || !m[1] || pair_rows(m, n)) {
         moved_free(m[0], h[0].n);
         moved_free(m[1], h[1].n);
         return;
     }
-    for (int at_line = 1; at_line >= 0; at_line--)
-        for (int i = 0; i < h[1].n; i++)
-            for (int p = 0; p < h[0].n && m[1][i].pair < 0; p++)
-                if (m[0][p].pair < 0 && same_line(&m[1][i], &m[0][p], at_line)) {
-                    m[1][i].pair = p;
-                    m[0][p].pair = i;
-                }
     int said = 0;
     for (; said < MOVED_TOP; said++) {
         /* The step's rows, then the predecessor's that the step lacks. */
