@@ -142,8 +142,8 @@ static int trusted_link(const char *link, const struct stat *st)
 static int check_links(const char *path, const char *shown, int *budget, char *err, size_t errlen)
 {
     char p[FS_PATH_MAX];
-    if (fs_path(p, sizeof p, path, NULL))
-        return fs_fail(err, errlen, "%.80s...: the path is longer than %d bytes", shown, FS_PATH_MAX - 1);
+    if (fs_path_checked(p, sizeof p, path, NULL, err, errlen))
+        return -1;
     for (size_t i = 1, n = strlen(p); i <= n; i++) {
         if (i < n && p[i] != '/')
             continue;
@@ -243,18 +243,12 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
         fs_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return NULL;
     }
-    if (strlen(path) >= sizeof slots[s].path) {
-        fs_fail(err, errlen, "cannot write %.80s...: the path is longer than %d bytes", path, FS_PATH_MAX - 1);
+    if (fs_path_checked(target, sizeof slots[s].path, path, NULL, err, errlen))
         return NULL;
-    }
-    if (exists && S_ISLNK(st.st_mode)) {
-        /* The link stays; the file it names is written. */
-        if (!realpath(path, target) || stat(target, &st)) {
-            fs_fail(err, errlen, "cannot write %s: it is a symbolic link to a missing file", path);
-            return NULL;
-        }
-    } else {
-        strcpy(target, path);
+    /* A link stays; the file it names is written. */
+    if (exists && S_ISLNK(st.st_mode) && (!realpath(path, target) || stat(target, &st))) {
+        fs_fail(err, errlen, "cannot write %s: it is a symbolic link to a missing file", path);
+        return NULL;
     }
     int fd;
     tmp[0] = '\0';
