@@ -3,45 +3,12 @@
 #include "inside.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "alloc.h"
 #include "fail.h"
 #include "results.h"
 
 static const char *const time_cols[] = {"t_s", "dt_s", NULL};
-
-/* A row of a view's table by its place, then by its row. */
-typedef struct {
-    fsr_place p;
-    int row;
-} placed;
-
-static int placed_cmp(const void *x, const void *y)
-{
-    const placed *a = x, *b = y;
-    int c = fsr_place_cmp(&a->p, &b->p);
-    return c ? c : (a->row > b->row) - (a->row < b->row);
-}
-
-/* t's rows in the order of a run's rows, each variant's at a configuration
- * together and in file order: fsr_inside_rows finds them by binary search. */
-static void sort_rows(fs_table *t)
-{
-    placed *k = fs_alloc_zero((size_t)t->nrows, sizeof *k);
-    int *order = fs_alloc_zero((size_t)t->nrows, sizeof *order);
-    for (int j = 0; j < t->nrows; j++) {
-        fsr_row_place(t, j, &k[j].p);
-        k[j].row = j;
-    }
-    qsort(k, (size_t)t->nrows, sizeof *k, placed_cmp);
-    for (int j = 0; j < t->nrows; j++)
-        order[j] = k[j].row;
-    fs_table_reorder(t, order);
-    free(order);
-    free(k);
-}
 
 /* dir/name into t when the file exists, its rows sorted; *have says whether
  * it did. */
@@ -64,7 +31,7 @@ static int load(const char *dir, const char *name, const char *const *cols, fs_t
     for (int i = 0; cols[i]; i++)
         if (fs_table_col(t, cols[i]) < 0)
             return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, cols[i]);
-    sort_rows(t);
+    fsr_sort_rows(t);   /* for fsr_inside_rows */
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "metrics.h"
 #include "results.h"
+#include "alloc.h"
 #include "fail.h"
 
 const fsr_role fsr_roles[FSR_ROLES] = {
@@ -169,6 +170,22 @@ static int keyed_cmp(const void *x, const void *y)
     const keyed *a = x, *b = y;
     int c = fsr_place_cmp(&a->p, &b->p);
     return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+void fsr_sort_rows(fs_table *t)
+{
+    keyed *k = fs_alloc_zero((size_t)t->nrows, sizeof *k);
+    int *order = fs_alloc_zero((size_t)t->nrows, sizeof *order);
+    for (int j = 0; j < t->nrows; j++) {
+        fsr_row_place(t, j, &k[j].p);
+        k[j].row = j;
+    }
+    qsort(k, (size_t)t->nrows, sizeof *k, keyed_cmp);
+    for (int j = 0; j < t->nrows; j++)
+        order[j] = k[j].row;
+    fs_table_reorder(t, order);
+    free(order);
+    free(k);
 }
 
 /* A configuration's run of rows in the sorted keys. */

@@ -114,6 +114,9 @@ int fsr_place_cmp(const fsr_place *a, const fsr_place *b);
  * shape columns (the inside views' files); of results row `row` of r. */
 void fsr_row_place(const fs_table *t, int row, fsr_place *p);
 void fsr_result_place(const fsr_run *r, int row, fsr_place *p);
+/* t's rows (such a table's) in place order, rows of one place in their
+ * order: those of a results row are then found by binary search. */
+void fsr_sort_rows(fs_table *t);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
 enum {
