@@ -433,7 +433,9 @@ static int read_mix(const fsr_run *r, sass_mix *m, char *err, size_t errlen)
     snprintf(m->arch, sizeof m->arch, "sm_%ld%ld", major, minor);
     m->n = -1;
     struct stat st;
-    if (fs_path(path, sizeof path, r->dir, "sass.txt") || (stat(path, &st) && errno == ENOENT))
+    if (fs_path_checked(path, sizeof path, r->dir, "sass.txt", err, errlen))
+        return -1;
+    if (stat(path, &st) && errno == ENOENT)
         return 0;
     /* The instance each step of the primary configuration ran. */
     fss_instance inst[MAX_MIX];
