@@ -245,8 +245,10 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
     }
     if (fs_path_checked(target, sizeof slots[s].path, path, NULL, err, errlen))
         return NULL;
-    /* A link stays; the file it names is written. */
-    if (exists && S_ISLNK(st.st_mode) && (!realpath(path, target) || stat(target, &st))) {
+    /* A link stays; what it names is written: a device or a FIFO through
+     * the link (/dev/stdout to a pipe names no path), a file at its path. */
+    if (exists && S_ISLNK(st.st_mode) &&
+        (stat(path, &st) || (S_ISREG(st.st_mode) && (!realpath(path, target) || stat(target, &st))))) {
         fs_fail(err, errlen, "cannot write %s: it is a symbolic link to a missing file", path);
         return NULL;
     }

@@ -488,8 +488,26 @@ static void test_special_outputs(void **state)
     unlink(link);
     unlink(victim);
     assert_tmp_gone();
-    /* The system's links are followed: root's, in root's own folders. */
+    /* The system's links are followed: root's, in root's own folders;
+     * /dev/stdout to a pipe is written in place. */
     assert_int_equal(fs_links_owned("/dev/stdout", err, sizeof err), 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        close(fds[0]);
+        _exit(dup2(fds[1], 1) < 0 || fs_table_write("/dev/stdout", 0, &t, err, sizeof err));
+    }
+    close(fds[1]);
+    char text[64] = "";
+    ssize_t got = read(fds[0], text, sizeof text - 1);
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(got > 0);
+    assert_string_equal(text, "b\n1\n");
     fs_table_free(&t);
 }
 
