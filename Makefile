@@ -237,6 +237,9 @@ readme: $(FS)
 	cp $(BUILD)/readme-plots/waterfall.png docs/waterfall.png
 
 $(BUILD)/tests/test_readme $(BUILD)/tests/test_report: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
+# Where flashstudy finds its data when it is not installed beside it
+# (reports/shipped.c): this source tree, never the working folder.
+$(BUILD)/reports/shipped.o: CFLAGS += -DFS_SOURCE_DIR='"$(CURDIR)"'
 # Where the toolkit keeps its own cuDNN, if it has one.
 $(BUILD)/tests/test_cudnn: CFLAGS += -DCUDA_LIBDIR='"$(CUDA_LIBDIR)"'
 
@@ -270,7 +273,7 @@ crosscheck: $(FS)
 fuzz:
 	BUILD=$(BUILD) bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The data files flashstudy finds beside its executable (reports/rundata.c,
+# The data files flashstudy finds beside its executable (reports/shipped.c,
 # fsr_data): PREFIX/bin/flashstudy reads PREFIX/share/flashstudy/.
 # The variants' sources too: the report marks the hot lines a step changed by
 # a diff of two steps' files.

@@ -1,5 +1,6 @@
 /* flashstudy COMMAND [options]: parses the command line (options.c) and
  * hands it to the command's function. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +50,15 @@ static int cmd_metrics(const fs_options *o, int argc, char **argv)
 static int check_run(const char *dir)
 {
     struct stat st;
-    char path[4096], err[1024];
+    char path[FS_PATH_MAX], err[1024];
     fs_table t;
     if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "flashstudy: %s is not a run folder (no such folder%s)\n", dir,
                 strchr(dir, '/') ? "" : ", nor a run id under results/");
         return -1;
     }
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    if (fs_table_read(path, 1, &t, err, sizeof err)) {
+    if (fs_path_checked(path, sizeof path, dir, "results.csv", err, sizeof err) ||
+        fs_table_read(path, 1, &t, err, sizeof err)) {
         fprintf(stderr, "flashstudy: %s\n", err);
         return -1;
     }
@@ -163,16 +164,30 @@ static int (*const commands[FS_CMD_COUNT])(const fs_options *, int, char **) = {
     [FS_CMD_PLOTS] = cmd_plots,     [FS_CMD_HOTSPOTS] = cmd_hotspots,
 };
 
+/* The exit status once standard output is closed: a write that failed (a
+ * full disk, a closed pipe) fails the command, so that no script takes
+ * half a table for a whole one. */
+static int close_stdout(int rc)
+{
+    int e = fflush(stdout) ? errno : 0, bad = e || ferror(stdout);
+    if (fclose(stdout) && !bad)
+        bad = 1, e = errno;
+    if (!bad)
+        return rc;
+    fprintf(stderr, "flashstudy: cannot write to standard output: %s\n", e ? strerror(e) : "a write failed");
+    return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fs_usage(stdout);
-            return 0;
+            return close_stdout(0);
         }
         if (!strcmp(argv[i], "--version")) {
             printf("flashstudy %s\n", FS_VERSION);
-            return 0;
+            return close_stdout(0);
         }
     }
     if (argc < 2) {
@@ -196,5 +211,5 @@ int main(int argc, char **argv)
     else
         rc = commands[cmd](&o, argc, argv);
     fs_options_free(&o);
-    return rc;
+    return close_stdout(rc);
 }

@@ -487,8 +487,25 @@ static int check_out(const fs_options *o, char *err, size_t errlen)
     return rc;
 }
 
+/* A run folder's results.csv must stay readable by flashstudy itself
+ * (FS_RESULTS_MAX_BYTES): a row took 1.2 kB at most in the runs kept, and
+ * is given 2 kB, 32 bytes more for each metric of --metrics. */
+#define ROW_BYTES(metrics) (2048.0 + 32.0 * (metrics))
+
 static int check_study(const fs_options *o, char *err, size_t errlen)
 {
+    /* The size, before anything runs: every combination of the lists, each
+     * a row for every variant. */
+    const fs_study_spec *s = &o->study;
+    const double configs = (double)s->batch.n * s->seq.n * s->heads_q.n * s->heads_kv.n * s->head_dim.n * s->dtype.n * s->bm.n,
+                 rows = configs * s->nvariants, most = floor(FS_RESULTS_MAX_BYTES / ROW_BYTES(s->nmetrics));
+    if (rows > most)
+        return fs_fail(err, errlen, "%s: %.0f configuration%s x %d variant%s make %.0f rows, more than the %.0f a run "
+                       "folder holds (its results.csv must stay within the %u MiB flashstudy reads, about %.0f bytes a "
+                       "row); narrow it: fewer values for --batch, --seq, --heads-q, --heads-kv, --head-dim, --dtype "
+                       "or --tile, or fewer --variants", commands[o->cmd].name, configs, configs == 1 ? "" : "s",
+                       s->nvariants, s->nvariants == 1 ? "" : "s", rows, most, FS_RESULTS_MAX_BYTES >> 20,
+                       ROW_BYTES(s->nmetrics));
     for (int i = 0; i < o->study.heads_q.n; i++)
         for (int j = 0; j < o->study.heads_kv.n; j++)
             if (o->study.heads_q.v[i] % o->study.heads_kv.v[j])
@@ -502,7 +519,7 @@ static int check_study(const fs_options *o, char *err, size_t errlen)
             for (int n = 0; n < o->study.seq.n; n++)
                 for (int d = 0; d < o->study.head_dim.n; d++) {
                     double bytes = 2.0 * o->study.batch.v[b] * o->study.heads_q.v[h] * o->study.seq.v[n] * o->study.head_dim.v[d];
-                    if (bytes > 17592186044416.0)
+                    if (bytes > FS_TENSOR_MAX_BYTES)
                         return fs_fail(err, errlen, "--batch %d --heads-q %d --seq %d --head-dim %d: the query "
                                        "tensor alone would take %.3g TB", o->study.batch.v[b], o->study.heads_q.v[h],
                                        o->study.seq.v[n], o->study.head_dim.v[d], bytes / 1e12);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *kind(mode_t m)
@@ -19,31 +20,55 @@ static const char *kind(mode_t m)
            : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
-char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
-                   size_t errlen)
+static void too_large(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
+    fs_fail(err, errlen, "%s is larger than %zu MiB, the most flashstudy reads from such a file", path, max_bytes >> 20);
+}
+
+/* path opened for reading and checked: a regular file of max_bytes at most,
+ * or with regular_only 0 also a pipe or a device (of any size). The
+ * descriptor, its status in *st; -1 with err. */
+static int open_in(const char *path, size_t max_bytes, int regular_only, struct stat *st, char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO to look at it must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
     if (fd < 0) {
         fs_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
+        return -1;
     }
+    if (fstat(fd, st)) {
+        fs_fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    } else if (regular_only && !S_ISREG(st->st_mode)) {
+        fs_fail(err, errlen, "%s is %s, not a regular file: flashstudy reads it only from a file", path,
+                kind(st->st_mode));
+    } else if (S_ISREG(st->st_mode) && (size_t)st->st_size > max_bytes) {
+        too_large(path, max_bytes, err, errlen);
+    } else {
+        return fd;
+    }
+    close(fd);
+    return -1;
+}
+
+FILE *fs_in_open(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
     struct stat st;
-    if (fstat(fd, &st)) {
+    int fd = open_in(path, max_bytes, 1, &st, err, errlen);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+    if (fd >= 0 && !f) {
         fs_fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
         close(fd);
-        return NULL;
     }
-    if ((regular_only && !S_ISREG(st.st_mode)) || (S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes)) {
-        if (S_ISREG(st.st_mode))
-            fs_fail(err, errlen, "%s is larger than %zu MiB, the most flashstudy reads from such a file", path,
-                    max_bytes >> 20);
-        else
-            fs_fail(err, errlen, "%s is %s, not a regular file: flashstudy reads it only from a file", path,
-                    kind(st.st_mode));
-        close(fd);
+    return f;
+}
+
+char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t *size, char *err,
+                   size_t errlen)
+{
+    struct stat st;
+    int fd = open_in(path, max_bytes, regular_only, &st, err, errlen);
+    if (fd < 0)
         return NULL;
-    }
     size_t n = 0, cap = S_ISREG(st.st_mode) ? (size_t)st.st_size : 65536;
     char *data = malloc(cap + 1);
     ssize_t got = 1;
@@ -66,8 +91,7 @@ char *fs_read_file(const char *path, size_t max_bytes, int regular_only, size_t 
     close(fd);
     if (!data || got > 0 || got < 0 || n > max_bytes) {
         if (n > max_bytes)
-            fs_fail(err, errlen, "%s is larger than %zu MiB, the most flashstudy reads from such a file", path,
-                    max_bytes >> 20);
+            too_large(path, max_bytes, err, errlen);
         else
             fs_fail(err, errlen, "cannot read %s: %s", path, data && got < 0 ? strerror(e) : "out of memory");
         free(data);
@@ -89,15 +113,118 @@ int fs_path(char *buf, size_t len, const char *dir, const char *name)
     return 0;
 }
 
+int fs_path_checked(char *buf, size_t len, const char *dir, const char *name, char *err, size_t errlen)
+{
+    if (!fs_path(buf, len, dir, name))
+        return 0;
+    return fs_fail(err, errlen, "%.60s...%s%s: the path is longer than the %zu bytes flashstudy takes", dir,
+                   name ? "/" : "", name ? name : "", len - 1);
+}
+
 /* ---- outputs ---- */
+
+/* A link may be followed when its user is ours, or when it is one of the
+ * system's: root's, in a folder that no one else may write (/dev/stdout).
+ * Another user's link (in /tmp, say) may name any file we can write. */
+static int trusted_link(const char *link, const struct stat *st)
+{
+    if (st->st_uid == geteuid())
+        return 1;
+    char dir[FS_PATH_MAX];
+    const char *slash = strrchr(link, '/');
+    struct stat d;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - link) + (slash == link) : 1, slash ? link : ".");
+    return st->st_uid == 0 && !stat(dir, &d) && d.st_uid == 0 && !(d.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Every link that path goes through, its folders' and its own, and those
+ * that each link's target goes through in turn; *budget: the links left to
+ * follow (a loop of links ends there). shown: the path asked for. */
+static int check_links(const char *path, const char *shown, int *budget, char *err, size_t errlen)
+{
+    char p[FS_PATH_MAX];
+    if (fs_path_checked(p, sizeof p, path, NULL, err, errlen))
+        return -1;
+    for (size_t i = 1, n = strlen(p); i <= n; i++) {
+        if (i < n && p[i] != '/')
+            continue;
+        p[i] = '\0';
+        struct stat st;
+        if (!lstat(p, &st) && S_ISLNK(st.st_mode)) {
+            if (!trusted_link(p, &st))
+                return fs_fail(err, errlen, "%s%s%s is a symbolic link of another user (uid %u), which flashstudy "
+                               "does not follow: remove it or choose another path", strcmp(p, shown) ? shown : "",
+                               strcmp(p, shown) ? ": " : "", p, (unsigned)st.st_uid);
+            char to[FS_PATH_MAX], next[FS_PATH_MAX];
+            ssize_t len = readlink(p, to, sizeof to - 1);
+            if (len < 0)
+                return fs_fail(err, errlen, "%s: cannot read the link %s: %s", shown, p, strerror(errno));
+            to[len] = '\0';
+            if (--*budget < 0)
+                return fs_fail(err, errlen, "%s: too many levels of symbolic links", shown);
+            /* A relative target is relative to the link's folder. */
+            char *slash = strrchr(p, '/');
+            int cut = *to != '/' && slash;
+            if (cut)
+                *slash = '\0';
+            int too_long = cut ? fs_path(next, sizeof next, p, to) : fs_path(next, sizeof next, to, NULL);
+            if (cut)
+                *slash = '/';
+            if (too_long)
+                return fs_fail(err, errlen, "%s: the link %s names a path too long", shown, p);
+            if (check_links(next, shown, budget, err, errlen))
+                return -1;
+        }
+        if (i < n)
+            p[i] = '/';
+    }
+    return 0;
+}
+
+int fs_links_owned(const char *path, char *err, size_t errlen)
+{
+    int budget = 40;   /* as the kernel's lookup: 40 links at most */
+    return check_links(path, path, &budget, err, errlen);
+}
 
 /* The outputs open at once: render.sh and one chart's file at most. */
 #define SLOTS 4
 static struct {
     FILE *f;
-    volatile sig_atomic_t live;   /* tmp may exist: the signal handler removes it */
-    char path[PATH_MAX], tmp[PATH_MAX + 8];  /* tmp "" when written in place */
+    volatile sig_atomic_t live;   /* tmp exists: the signal handler removes it */
+    char path[FS_PATH_MAX], tmp[FS_PATH_MAX];  /* tmp "" when written in place */
 } slots[SLOTS];
+
+/* Creates a temporary file of a name of its own beside target,
+ * TARGET.XXXXXX.tmp: O_EXCL, so that it is never a file that was there
+ * already (another writer's, a user's, a link). The name's letters need not
+ * be unpredictable, only unlikely to be taken; a taken one is tried again. */
+static int create_tmp(int s)
+{
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static unsigned long long seed;
+    char *tmp = slots[s].tmp;
+    const size_t n = strlen(slots[s].path);
+    if (n + sizeof ".XXXXXX.tmp" > sizeof slots[s].tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(tmp, slots[s].path, n);
+    memcpy(tmp + n, ".XXXXXX.tmp", sizeof ".XXXXXX.tmp");
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    seed ^= (unsigned long long)now.tv_nsec << 20 ^ (unsigned long long)now.tv_sec ^ (unsigned long long)getpid() << 40;
+    for (int tries = 0; tries < 100; tries++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned long long x = seed >> 16;
+        for (int k = 1; k <= 6; k++, x /= 62)
+            tmp[n + k] = letters[x % 62];
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
 
 FILE *fs_out_open(const char *path, char *err, size_t errlen)
 {
@@ -110,22 +237,21 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
     }
     char *target = slots[s].path, *tmp = slots[s].tmp;
     struct stat st;
+    if (fs_links_owned(path, err, errlen))
+        return NULL;
     int exists = !lstat(path, &st);
     if (!exists && errno != ENOENT) {
         fs_fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return NULL;
     }
-    if (exists && S_ISLNK(st.st_mode)) {
-        /* The link stays; the file it names is written. */
-        if (!realpath(path, target) || stat(target, &st)) {
-            fs_fail(err, errlen, "cannot write %s: it is a symbolic link to a missing file", path);
-            return NULL;
-        }
-    } else if (strlen(path) >= sizeof slots[s].path) {
-        fs_fail(err, errlen, "cannot write %s: the name is too long", path);
+    if (fs_path_checked(target, sizeof slots[s].path, path, NULL, err, errlen))
         return NULL;
-    } else {
-        strcpy(target, path);
+    /* A link stays; what it names is written: a device or a FIFO through
+     * the link (/dev/stdout to a pipe names no path), a file at its path. */
+    if (exists && S_ISLNK(st.st_mode) &&
+        (stat(path, &st) || (S_ISREG(st.st_mode) && (!realpath(path, target) || stat(target, &st))))) {
+        fs_fail(err, errlen, "cannot write %s: it is a symbolic link to a missing file", path);
+        return NULL;
     }
     int fd;
     tmp[0] = '\0';
@@ -140,16 +266,18 @@ FILE *fs_out_open(const char *path, char *err, size_t errlen)
         fs_fail(err, errlen, "cannot write %s: it is %s, not a file", target, kind(st.st_mode));
         return NULL;
     } else {
-        size_t n = strlen(target);
-        memcpy(tmp, target, n);
-        memcpy(tmp + n, ".tmp", 5);
-        slots[s].live = 1;
-        /* A stale PATH.tmp, even a link, is replaced and never written through. */
-        unlink(tmp);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        /* Blocked while the name is made: a signal between the file's
+         * creation and `live` would leave it behind. */
+        sigset_t all, old;
+        sigfillset(&all);
+        sigprocmask(SIG_BLOCK, &all, &old);
+        fd = create_tmp(s);
+        int e = errno;
+        slots[s].live = fd >= 0;
+        sigprocmask(SIG_SETMASK, &old, NULL);
         if (fd < 0) {
-            slots[s].live = 0;
-            fs_fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+            fs_fail(err, errlen, "cannot create a temporary file beside %s: %s", target, strerror(e));
+            tmp[0] = '\0';
             return NULL;
         }
         if (exists)

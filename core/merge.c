@@ -143,7 +143,7 @@ static void add_row(fs_table *out, const fs_table *t, const int *map, int row)
 {
     const char **cells = fs_alloc((size_t)out->ncols * sizeof *cells);
     for (int c = 0; c < out->ncols; c++)
-        cells[c] = map[c] < 0 ? "" : t->cells[(size_t)row * t->ncols + map[c]];
+        cells[c] = map[c] < 0 ? "" : fs_table_cell(t, row, map[c]);
     fs_table_add(out, cells);
     free(cells);
 }
@@ -162,6 +162,7 @@ static int merge_devices(const run *r, int n, fs_table *out, char *err, size_t e
     union_header(out, t, n, NULL);
     free(t);
     int *origin = NULL, rc = 0; /* out's row k came from run origin[2k], row origin[2k + 1] */
+    char **notes = NULL;        /* out's row k's notes where other runs added to them, else NULL */
     for (int i = 0; i < n && !rc; i++) {
         int *map = column_map(out, &r[i].dev);
         for (int d = 0; d < r[i].dev.nrows && !rc; d++) {
@@ -172,6 +173,8 @@ static int merge_devices(const run *r, int n, fs_table *out, char *err, size_t e
                 origin = fs_realloc(origin, (size_t)out->nrows * 2 * sizeof *origin);
                 origin[2 * (out->nrows - 1)] = i;
                 origin[2 * (out->nrows - 1) + 1] = d;
+                notes = fs_realloc(notes, (size_t)out->nrows * sizeof *notes);
+                notes[out->nrows - 1] = NULL;
                 continue;
             }
             for (int c = 0; c < FS_DEV_COUNT && !rc; c++) {
@@ -184,21 +187,38 @@ static int merge_devices(const run *r, int n, fs_table *out, char *err, size_t e
             }
             if (rc)
                 break;
-            /* Copies: fs_table_set_row frees the row's cells as it replaces them. */
-            char **cells = fs_alloc((size_t)out->ncols * sizeof *cells), note[8192];
+            char note[8192];
             snprintf(note, sizeof note, "%s%salso measured by run %s (%s): copy_bytes_per_s %s, mma_flop_per_s %s",
-                     cell(out, k, "notes"), *cell(out, k, "notes") ? "; " : "", cell(&r[i].dev, d, "run_id"),
-                     cell(&r[i].dev, d, "date"), cell(&r[i].dev, d, "copy_bytes_per_s"),
+                     notes[k] ? notes[k] : cell(out, k, "notes"), *(notes[k] ? notes[k] : cell(out, k, "notes")) ? "; " : "",
+                     cell(&r[i].dev, d, "run_id"), cell(&r[i].dev, d, "date"), cell(&r[i].dev, d, "copy_bytes_per_s"),
                      cell(&r[i].dev, d, "mma_flop_per_s"));
-            for (int c = 0; c < out->ncols; c++)
-                cells[c] = fs_strdup(strcmp(out->header[c], "notes") ? out->cells[(size_t)k * out->ncols + c] : note);
-            fs_table_set_row(out, k, (const char *const *)cells);
-            for (int c = 0; c < out->ncols; c++)
-                free(cells[c]);
-            free(cells);
+            free(notes[k]);
+            notes[k] = fs_strdup(note);
         }
         free(map);
     }
+    /* The notes other runs added: the table again with them (its cells are
+     * one buffer, written once). */
+    const int nc = fs_table_col(out, "notes");
+    int added = 0;
+    for (int k = 0; k < out->nrows; k++)
+        added |= notes[k] != NULL;
+    if (!rc && added && nc >= 0) {
+        fs_table with;
+        fs_table_init(&with, out->ncols, (const char *const *)out->header);
+        const char **cells = fs_alloc((size_t)out->ncols * sizeof *cells);
+        for (int k = 0; k < out->nrows; k++) {
+            for (int c = 0; c < out->ncols; c++)
+                cells[c] = c == nc && notes[k] ? notes[k] : fs_table_cell(out, k, c);
+            fs_table_add(&with, cells);
+        }
+        free(cells);
+        fs_table_free(out);
+        *out = with;
+    }
+    for (int k = 0; k < out->nrows; k++)
+        free(notes[k]);
+    free(notes);
     free(origin);
     return rc;
 }

@@ -2,7 +2,6 @@
  * architecture, instructions counted by class, summed per variant; and the
  * run's sass.txt, cut from the dumps that `make` wrote per variant. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,11 +114,16 @@ static int same_arch(const char *section, const char *arch)
 
 int fss_row_instance(const fs_table *t, int row, fss_instance *out)
 {
-    const char *kind = fs_table_get(t, row, "kind"), *status = fs_table_get(t, row, "status");
-    const double bn = fs_table_num(t, row, "bn_run");
-    if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || !(bn > 0))
+    const char *kind = fs_table_get(t, row, "kind"), *status = fs_table_get(t, row, "status"),
+               *variant = fs_table_get(t, row, "variant");
+    const int bn = fs_table_int(t, row, "bn_run"), head_dim = fs_table_int(t, row, "head_dim");
+    /* A step's number is the fsNN_ of its kernels: two digits. */
+    char *end;
+    const long number = variant && isdigit((unsigned char)*variant) ? strtol(variant, &end, 10) : -1;
+    if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || bn <= 0 || head_dim <= 0 ||
+        number < 0 || number > 99 || (*end && *end != '_'))
         return 0;
-    *out = (fss_instance){atoi(fs_table_get(t, row, "variant")), (int)bn, (int)fs_table_num(t, row, "head_dim"), ""};
+    *out = (fss_instance){(int)number, bn, head_dim, ""};
     const char *slug = fs_table_get(t, row, "slug");
     snprintf(out->slug, sizeof out->slug, "%s", slug ? slug : "");
     return 1;
@@ -137,17 +141,45 @@ static int launched(const kernel *k, const fss_instance *inst, int n)
     return 0;
 }
 
-int fss_read(const char *path, const char *arch, const fss_instance *inst, int ninst, fss_mix *mix, int max,
-             char *archs, size_t archlen)
+/* The next line of f, cut at sizeof line bytes, or NULL at its end; *read
+ * counts the bytes, and a file that grows past FS_SASS_MAX_BYTES while it
+ * is read ends there (*read then says so). */
+static char *next_line(FILE *f, char (*line)[4096], size_t *read)
 {
-    FILE *f = fopen(path, "r");
+    if (*read > FS_SASS_MAX_BYTES || !fgets(*line, sizeof *line, f))
+        return NULL;
+    *read += strlen(*line);
+    return *read > FS_SASS_MAX_BYTES ? NULL : *line;
+}
+
+/* The mix entry of variant v, added when new (and room is left); -1 when none. */
+static int mix_entry(fss_mix *mix, int *nv, int max, int v)
+{
+    int i = 0;
+    while (i < *nv && mix[i].variant != v)
+        i++;
+    if (i == *nv) {
+        if (*nv == max)
+            return -1;
+        memset(&mix[i], 0, sizeof mix[i]);
+        mix[(*nv)++].variant = v;
+    }
+    return i;
+}
+
+int fss_read(const char *path, const char *arch, const fss_instance *inst, int ninst, fss_mix *mix, int max,
+             char *archs, size_t archlen, char *err, size_t errlen)
+{
+    FILE *f = fs_in_open(path, FS_SASS_MAX_BYTES, err, errlen);
     if (!f)
         return -1;
-    kernel *k = NULL;
-    int nk = 0, cap = 0, cur = -1;
+    /* One pass, each kernel's counts added to its variant's as they are
+     * read: the memory does not grow with the file. */
+    int nv = 0, cur = -1;   /* cur: the entry of the kernel being read, when the run launched it */
     char line[4096], here[32] = "";
+    size_t bytes = 0;
     archs[0] = '\0';
-    while (fgets(line, sizeof line, f)) {
+    while (next_line(f, &line, &bytes)) {
         char *s = line;
         while (isspace((unsigned char)*s))
             s++;
@@ -157,24 +189,16 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
                 strcat(strcat(archs, *archs ? " " : ""), here);
             cur = -1;
         } else if (!strncmp(s, "Function : ", 11)) {
+            kernel k;
             cur = -1;
-            int v = variant_of(s + 11);
-            if (v < 0 || !same_arch(here, arch))
+            if ((k.variant = variant_of(s + 11)) < 0 || !same_arch(here, arch))
                 continue;
-            if (nk == cap) {
-                cap = cap ? 2 * cap : 16;
-                kernel *grown = realloc(k, sizeof *k * cap);
-                if (!grown) {
-                    free(k);
-                    fclose(f);
-                    return -1;
-                }
-                k = grown;
+            template_args(s + 11, &k);
+            int v = mix_entry(mix, &nv, max, k.variant);
+            if (v >= 0 && launched(&k, inst, ninst)) {
+                mix[v].kernels++;
+                cur = v;
             }
-            cur = nk++;
-            memset(&k[cur], 0, sizeof k[cur]);
-            k[cur].variant = v;
-            template_args(s + 11, &k[cur]);
         } else if (cur >= 0 && !strncmp(s, "/*", 2) && isxdigit((unsigned char)s[2])) {
             /* An instruction: its offset in a comment, then "@!P0 BRA 0x80 ;". */
             char *t = strstr(s, "*/");
@@ -201,30 +225,15 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
                 continue;
             int c = classify(op, tok + b);
             if (c >= 0)
-                k[cur].n[c]++;
-            k[cur].n[FSS_TOTAL]++;
+                mix[cur].n[c]++;
+            mix[cur].n[FSS_TOTAL]++;
         }
     }
+    int bad = ferror(f);
     fclose(f);
-
-    int nv = 0;
-    for (int i = 0; i < nk; i++) {
-        int v = 0;
-        while (v < nv && mix[v].variant != k[i].variant)
-            v++;
-        if (v == nv) {
-            if (nv == max)
-                continue;
-            memset(&mix[nv], 0, sizeof mix[nv]);
-            mix[nv++].variant = k[i].variant;
-        }
-        if (!launched(&k[i], inst, ninst))
-            continue;
-        mix[v].kernels++;
-        for (int c = 0; c < FSS_COUNT; c++)
-            mix[v].n[c] += k[i].n[c];
-    }
-    free(k);
+    if (bad || bytes > FS_SASS_MAX_BYTES)
+        return bad ? fs_fail(err, errlen, "cannot read %s", path)
+                   : fs_fail(err, errlen, "%s grew past %u MiB while it was read", path, FS_SASS_MAX_BYTES >> 20);
     /* In variant order. */
     for (int i = 1; i < nv; i++)
         for (int j = i; j > 0 && mix[j - 1].variant > mix[j].variant; j--) {
@@ -238,13 +247,16 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
 /* Copies the kernels of a dump (or of a run's sass.txt) that keep(ctx,
  * section, name) wants: section the architecture ("sm_90"), name the rest of
  * the "Function :" line. Each kept kernel runs from that line to the next
- * kernel, section or fatbin; its section's "code for" line goes first. */
-static void copy_kernels(FILE *in, FILE *out, int (*keep_kernel)(void *ctx, const char *section, const char *name),
-                         void *ctx)
+ * kernel, section or fatbin; its section's "code for" line goes first.
+ * Returns 0, or -1 when the file grew past FS_SASS_MAX_BYTES while it was
+ * read. */
+static int copy_kernels(FILE *in, FILE *out, int (*keep_kernel)(void *ctx, const char *section, const char *name),
+                        void *ctx)
 {
     char line[4096], here[32] = "";
     int keep = 0, section_written = 0;
-    while (fgets(line, sizeof line, in)) {
+    size_t bytes = 0;
+    while (next_line(in, &line, &bytes)) {
         const char *s = line;
         while (isspace((unsigned char)*s))
             s++;
@@ -263,6 +275,7 @@ static void copy_kernels(FILE *in, FILE *out, int (*keep_kernel)(void *ctx, cons
         if (keep)
             fputs(line, out);
     }
+    return bytes > FS_SASS_MAX_BYTES ? -1 : 0;
 }
 
 /* What a run launched: architecture arch, an fsNN_ name, one of the
@@ -298,7 +311,7 @@ static int exe_dir(char *buf, size_t len)
 int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
                   size_t whylen)
 {
-    char here[2048], src[2400], arch[16];
+    char here[FS_PATH_MAX], src[FS_PATH_MAX], name[100], arch[16];
     if (!dir) {
         if (exe_dir(here, sizeof here))
             return fs_fail(why, whylen, "cannot find the executable's folder: no sass.txt");
@@ -306,7 +319,9 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
     }
     /* Every dump first: a run's sass.txt holds all of its steps or none. */
     for (int i = 0; i < n; i++) {
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
+        snprintf(name, sizeof name, "variants/%02d_%s.sass", inst[i].variant, inst[i].slug);
+        if (fs_path_checked(src, sizeof src, dir, name, why, whylen))
+            return -1;
         if (access(src, R_OK))
             return fs_fail(why, whylen, "no machine code: %s is missing (make writes it when cuobjdump is on PATH)",
                            src);
@@ -321,15 +336,19 @@ int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, i
             seen = inst[j].variant == inst[i].variant;
         if (seen)
             continue;
-        snprintf(src, sizeof src, "%s/variants/%02d_%s.sass", dir, inst[i].variant, inst[i].slug);
-        FILE *in = fopen(src, "r");
+        snprintf(name, sizeof name, "variants/%02d_%s.sass", inst[i].variant, inst[i].slug);
+        fs_path(src, sizeof src, dir, name);   /* fits: checked above */
+        FILE *in = fs_in_open(src, FS_SASS_MAX_BYTES, why, whylen);
         if (!in) {
-            int saved = errno;
             fs_out_abort(out);
-            return fs_fail(why, whylen, "cannot read %s: %s", src, strerror(saved));
+            return -1;
         }
-        copy_kernels(in, out, launched_kernel, &(launches){arch, inst, n});
+        int rc = copy_kernels(in, out, launched_kernel, &(launches){arch, inst, n});
         fclose(in);
+        if (rc) {
+            fs_out_abort(out);
+            return fs_fail(why, whylen, "%s grew past %u MiB while it was read", src, FS_SASS_MAX_BYTES >> 20);
+        }
     }
     return fs_out_commit(out, why, whylen);
 }
@@ -361,12 +380,13 @@ int fs_sass_merge(const char *path, const char *const *inputs, int n, char *why,
     copied c = {NULL, 0};
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
-        FILE *in = fopen(inputs[i], "r");
+        FILE *in = fs_in_open(inputs[i], FS_SASS_MAX_BYTES, why, whylen);
         if (!in) {
-            rc = fs_fail(why, whylen, "cannot read %s: %s", inputs[i], strerror(errno));
+            rc = -1;
             break;
         }
-        copy_kernels(in, out, first_copy, &c);
+        if (copy_kernels(in, out, first_copy, &c))
+            rc = fs_fail(why, whylen, "%s grew past %u MiB while it was read", inputs[i], FS_SASS_MAX_BYTES >> 20);
         fclose(in);
     }
     for (int i = 0; i < c.n; i++)

@@ -15,16 +15,17 @@ typedef struct {
     char slug[64];
 } fss_instance;
 /* The instance that row `row` of a results table launched: a step's row that
- * is not skipped and has a bn_run. Returns 1, or 0 (a peer, or a step that
- * launched nothing). The one rule for a run's sass.txt and its report's
- * instruction mix. */
+ * is not skipped and has a bn_run. Returns 1, or 0 (a peer, a step that
+ * launched nothing, or numbers out of range: a step's number of two digits,
+ * BN and D whole and positive). The one rule for a run's sass.txt and its
+ * report's instruction mix. */
 int fss_row_instance(const fs_table *t, int row, fss_instance *out);
 
 /* The run's sass.txt: from the machine code that `make` dumps per variant
  * object (<dir>/variants/NN_slug.sass; dir NULL: the executable's folder),
  * only the kernels the run launched: the instances inst[0..n), compute
- * capability cc (sm_<cc>, or its sm_<cc>a form). Written to path.tmp,
- * renamed when complete. Returns 0, or -1 with why (a dump is missing:
+ * capability cc (sm_<cc>, or its sm_<cc>a form). Written with fs_out_open:
+ * renamed into place when complete. Returns 0, or -1 with why (a dump is missing:
  * cuobjdump was not on PATH when make ran). */
 int fs_sass_write(const char *path, const char *dir, const fss_instance *inst, int n, int cc, char *why,
                   size_t whylen);
@@ -46,9 +47,11 @@ typedef struct {
 } fss_mix;
 /* Sums, per variant, the kernels of architecture `arch` ("sm_90") that are
  * the instances inst[0..n) (one a variant: the rows of one configuration).
- * Returns how many variants, or -1 when path cannot be read. *archs lists
- * the architectures found (for the message when none matches). */
+ * path must be a regular file of FS_SASS_MAX_BYTES at most; it is read
+ * once, in memory that does not grow with it. Returns how many variants, or
+ * -1 with err. *archs lists the architectures found (for the message when
+ * none matches). */
 int fss_read(const char *path, const char *arch, const fss_instance *inst, int n, fss_mix *mix, int max,
-             char *archs, size_t archlen);
+             char *archs, size_t archlen, char *err, size_t errlen);
 
 #endif

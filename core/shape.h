@@ -25,6 +25,11 @@ typedef struct {
 
 extern const fs_shape fs_log_shape;
 
+/* The most bytes a shape's query or key/value tensor may take: 2^44 (16
+ * TiB), so that every buffer's size and stride is a size_t and a long long
+ * with room to spare. */
+#define FS_TENSOR_MAX_BYTES 17592186044416.0
+
 int fs_shape_equal(const fs_shape *a, const fs_shape *b);
 
 #endif

@@ -10,66 +10,138 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* A name and its column, as the sort of a header orders them. */
+typedef struct {
+    const char *name;
+    int col;
+} named;
+
+static int named_cmp(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->col > b->col) - (a->col < b->col);
+}
+
+/* The columns of names[0, n) sorted by name, then by place (one sort: the
+ * lookups and the check for a name given twice are linear in it). */
+static int *sorted_names(const char *const *names, int n)
+{
+    named *k = fs_alloc_zero((size_t)n, sizeof *k);
+    int *order = fs_alloc_zero((size_t)n, sizeof *order);
+    for (int c = 0; c < n; c++)
+        k[c] = (named){names[c], c};
+    qsort(k, (size_t)n, sizeof *k, named_cmp);
+    for (int c = 0; c < n; c++)
+        order[c] = k[c].col;
+    free(k);
+    return order;
+}
+
 void fs_table_init(fs_table *t, int ncols, const char *const *header)
 {
+    memset(t, 0, sizeof *t);
     t->ncols = ncols;
-    t->nrows = t->cap = 0;
-    t->cells = NULL;
-    t->header = fs_realloc(NULL, (size_t)ncols * sizeof *t->header);
+    t->header = fs_alloc_zero((size_t)ncols, sizeof *t->header);
     for (int c = 0; c < ncols; c++)
         t->header[c] = fs_strdup(header[c]);
+    t->by_name = sorted_names((const char *const *)t->header, ncols);
 }
 
 void fs_table_free(fs_table *t)
 {
     for (int c = 0; c < t->ncols; c++)
         free(t->header[c]);
-    for (size_t i = 0; i < (size_t)t->nrows * t->ncols; i++)
-        free(t->cells[i]);
     free(t->header);
-    free(t->cells);
+    free(t->by_name);
+    free(t->cell);
+    free(t->text);
     memset(t, 0, sizeof *t);
+}
+
+/* Room for `rows` rows in all. */
+static void reserve_rows(fs_table *t, size_t rows)
+{
+    if (rows > INT_MAX || (t->ncols && rows > SIZE_MAX / sizeof *t->cell / (size_t)t->ncols))
+        fs_realloc(NULL, SIZE_MAX);   /* says so and exits: no table has that many */
+    t->cell = fs_realloc(t->cell, rows * (size_t)t->ncols * sizeof *t->cell);
+    t->cap = (int)rows;
 }
 
 void fs_table_add(fs_table *t, const char *const *cells)
 {
-    if (t->nrows == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 16;
-        t->cells = fs_realloc(t->cells, (size_t)t->cap * t->ncols * sizeof *t->cells);
+    if (t->nrows == t->cap)
+        reserve_rows(t, t->cap ? 2 * (size_t)t->cap : 16);
+    uint32_t *row = t->cell + (size_t)t->nrows * t->ncols;
+    for (int c = 0; c < t->ncols; c++) {
+        const char *s = cells[c] ? cells[c] : "";
+        size_t n = strlen(s) + 1;
+        if (n > UINT32_MAX - t->len)
+            fs_realloc(NULL, SIZE_MAX);   /* the offsets hold 4 GiB of text */
+        if (t->len + n > t->size) {
+            t->size = t->len + n > 2 * t->size ? t->len + n : 2 * t->size;
+            t->text = fs_realloc(t->text, t->size);
+        }
+        memcpy(t->text + t->len, s, n);
+        row[c] = (uint32_t)t->len;
+        t->len += n;
     }
-    char **row = t->cells + (size_t)t->nrows * t->ncols;
-    for (int c = 0; c < t->ncols; c++)
-        row[c] = fs_strdup(cells[c] ? cells[c] : "");
     t->nrows++;
 }
 
-void fs_table_set_row(fs_table *t, int r, const char *const *cells)
+void fs_table_reorder(fs_table *t, const int *order)
 {
-    char **row = t->cells + (size_t)r * t->ncols;
-    for (int c = 0; c < t->ncols; c++) {
-        free(row[c]);
-        row[c] = fs_strdup(cells[c] ? cells[c] : "");
-    }
+    const size_t w = (size_t)t->ncols;
+    uint32_t *cell = fs_alloc_zero((size_t)t->nrows * w, sizeof *cell);
+    for (int i = 0; i < t->nrows; i++)
+        memcpy(cell + i * w, t->cell + (size_t)order[i] * w, w * sizeof *cell);
+    free(t->cell);
+    t->cell = cell;
+    t->cap = t->nrows;
+}
+
+void fs_table_sort_by(fs_table *t, const char *col)
+{
+    const int c = fs_table_col(t, col);
+    const char **text = fs_alloc_zero((size_t)t->nrows, sizeof *text);
+    for (int i = 0; i < t->nrows; i++)
+        text[i] = c < 0 ? "" : fs_table_cell(t, i, c);
+    int *order = sorted_names(text, t->nrows);
+    fs_table_reorder(t, order);
+    free(order);
+    free(text);
 }
 
 int fs_table_col(const fs_table *t, const char *name)
 {
-    for (int c = 0; c < t->ncols; c++)
-        if (!strcmp(t->header[c], name))
-            return c;
-    return -1;
+    int lo = 0, hi = t->ncols;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(t->header[t->by_name[mid]], name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->ncols && !strcmp(t->header[t->by_name[lo]], name) ? t->by_name[lo] : -1;
+}
+
+const char *fs_table_cell(const fs_table *t, int row, int col)
+{
+    return t->text + t->cell[(size_t)row * t->ncols + col];
 }
 
 const char *fs_table_get(const fs_table *t, int row, const char *col)
 {
     int c = fs_table_col(t, col);
-    return c < 0 ? NULL : t->cells[(size_t)row * t->ncols + c];
+    return c < 0 ? NULL : fs_table_cell(t, row, c);
 }
 
 double fs_table_num(const fs_table *t, int row, const char *col)
@@ -82,23 +154,31 @@ double fs_table_num(const fs_table *t, int row, const char *col)
     return *end || !isfinite(x) ? NAN : x;
 }
 
+double fs_table_num_in(const fs_table *t, int row, const char *col, double lo, double hi)
+{
+    double x = fs_table_num(t, row, col);
+    return x >= lo && x <= hi ? x : NAN;
+}
+
+int fs_table_int(const fs_table *t, int row, const char *col)
+{
+    double x = fs_table_num_in(t, row, col, 0, INT_MAX);
+    return x == floor(x) ? (int)x : -1;   /* NAN is no whole number */
+}
+
 /* ---- reading ---- */
 
+/* The file is read whole and unescaped in place: a cell's text is never
+ * longer than the bytes it was read from (its quotes and separator drop),
+ * so the writing end w never passes the reading end s. */
 typedef struct {
-    const char *s, *end;   /* the file in memory */
+    char *s, *end;         /* the file in memory, from s on still to read */
+    char *w;               /* where the next cell's text goes */
+    char *base;            /* the file's first byte: cells are offsets from it */
     int line;              /* line of s, from 1 */
-    char *buf;             /* the cell being read */
-    size_t len, cap;
+    uint32_t *cells;       /* the record being read: its cells' offsets */
+    int n, cap;
 } csv;
-
-static void put(csv *r, char ch)
-{
-    if (r->len + 1 >= r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 64;
-        r->buf = fs_realloc(r->buf, r->cap);
-    }
-    r->buf[r->len++] = ch;
-}
 
 /* A line ends at LF, CRLF or the end of the file. */
 static int at_eol(const csv *r)
@@ -116,15 +196,13 @@ static void skip_eol(csv *r)
     }
 }
 
-/* Reads one record's cells into *cells, *n of them so far. Returns 0, or -1
- * with err (the cells read stay for the caller to free). */
-static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err, size_t errlen)
+/* Reads one record into r->cells, r->n of them. Returns 0, or -1 with err. */
+static int read_record(csv *r, const char *path, char *err, size_t errlen)
 {
-    int first = r->line, cap = 0;
-    *cells = NULL;
-    *n = 0;
+    int first = r->line;
+    r->n = 0;
     for (;;) {
-        r->len = 0;
+        char *cell = r->w;
         if (r->s < r->end && *r->s == '"') {
             r->s++;
             for (;;) {
@@ -142,7 +220,7 @@ static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err
                 } else if (ch == '\0') {
                     return fs_fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
                 }
-                put(r, ch);
+                *r->w++ = ch;
             }
             if (!at_eol(r) && *r->s != ',')
                 return fs_fail(err, errlen, "%s line %d: text after the closing quote of a cell "
@@ -154,38 +232,28 @@ static int read_cells(csv *r, const char *path, char ***cells, int *n, char *err
                                 "(quote the whole cell and double the quote)", path, r->line);
                 if (*r->s == '\0')
                     return fs_fail(err, errlen, "%s line %d: a NUL byte in a cell", path, r->line);
-                put(r, *r->s++);
+                *r->w++ = *r->s++;
             }
         }
-        put(r, '\0');
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 8;
-            *cells = fs_realloc(*cells, (size_t)cap * sizeof **cells);
+        if (r->n == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 64;
+            r->cells = fs_realloc(r->cells, (size_t)r->cap * sizeof *r->cells);
         }
-        (*cells)[(*n)++] = fs_strdup(r->buf);
-        if (at_eol(r)) {
+        r->cells[r->n++] = (uint32_t)(cell - r->base);
+        /* The separator is looked at before its place may take the cell's
+         * end (a cell that dropped nothing ends where its separator was). */
+        int eol = at_eol(r);
+        if (eol)
             skip_eol(r);
+        else
+            r->s++;   /* the comma */
+        *r->w++ = '\0';
+        if (eol)
             return 0;
-        }
-        r->s++;   /* the comma */
     }
 }
 
-static void free_cells(char **cells, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(cells[i]);
-    free(cells);
-}
-
-/* One record into a fresh array of *n cells. Returns 0, or -1 with err. */
-static int read_record(csv *r, const char *path, char ***cells, int *n, char *err, size_t errlen)
-{
-    if (read_cells(r, path, cells, n, err, errlen) == 0)
-        return 0;
-    free_cells(*cells, *n);
-    return -1;
-}
+static const char *cell_of(const csv *r, int i) { return r->base + r->cells[i]; }
 
 /* No table may open with a byte order mark: name it, since a reader that
  * skipped it would report a "not a results file" that hides the cause. */
@@ -230,6 +298,23 @@ static int old_schema(const csv *r, const char *path, char *err, size_t errlen)
                 path, (int)n, r->s + plen, FS_SCHEMA_VERSION, path);
 }
 
+/* Of names[0, n), the first column whose name an earlier column has: 0 and
+ * *first, *second (from 0), or -1 when every name is once. */
+static int twice(const char *const *names, int n, int *first, int *second)
+{
+    int *order = sorted_names(names, n), found = -1;
+    /* Among the runs of one name, the one whose second column comes first. */
+    for (int i = 1; i < n; i++)
+        if (!strcmp(names[order[i]], names[order[i - 1]]) && (found < 0 || order[i] < *second) &&
+            (i < 2 || strcmp(names[order[i - 1]], names[order[i - 2]]))) {
+            found = 0;
+            *first = order[i - 1];
+            *second = order[i];
+        }
+    free(order);
+    return found;
+}
+
 static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, size_t errlen)
 {
     if (r->s == r->end)
@@ -247,34 +332,39 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
     if (r->s == r->end)
         return fs_fail(err, errlen, "%s has no header line", path);
 
-    char **cells;
-    int n, header_line = r->line;
-    if (read_record(r, path, &cells, &n, err, errlen))
+    int header_line = r->line;
+    if (read_record(r, path, err, errlen))
         return -1;
-    for (int c = 0; c < n; c++) {
-        if (!*cells[c]) {
-            free_cells(cells, n);
-            return fs_fail(err, errlen, "%s line %d: header column %d has no name", path, header_line, c + 1);
-        }
-        for (int d = 0; d < c; d++)
-            if (!strcmp(cells[c], cells[d])) {
-                int rc = fs_fail(err, errlen, "%s line %d: the header names column \"%.60s\" twice "
-                              "(columns %d and %d)", path, header_line, cells[c], d + 1, c + 1);
-                free_cells(cells, n);
-                return rc;
-            }
-    }
+    const int n = r->n;
+    const char **names = fs_alloc_zero((size_t)n, sizeof *names);
+    for (int c = 0; c < n; c++)
+        names[c] = cell_of(r, c);
+    int rc = 0, e = 0, d = 0, c = 0;
+    while (e < n && *names[e])
+        e++;
+    int dup = !twice(names, n, &d, &c);
+    if (e < n && (!dup || e < c))
+        rc = fs_fail(err, errlen, "%s line %d: header column %d has no name", path, header_line, e + 1);
+    else if (dup)
+        rc = fs_fail(err, errlen, "%s line %d: the header names column \"%.60s\" twice (columns %d and %d)", path,
+                     header_line, names[c], d + 1, c + 1);
     /* A results file's first column is its schema version, checked on every
      * row and not kept: the table holds the data. */
-    if (schema && strcmp(cells[0], "schema_version")) {
-        int rc = fs_fail(err, errlen, "%s line %d: the first column is \"%.60s\", not schema_version: "
-                      "it is not a flashstudy results file", path, header_line, cells[0]);
-        free_cells(cells, n);
-        return rc;
-    }
-    int skip = schema != 0;
-    fs_table_init(t, n - skip, (const char *const *)cells + skip);
-    free_cells(cells, n);
+    else if (schema && strcmp(names[0], "schema_version"))
+        rc = fs_fail(err, errlen, "%s line %d: the first column is \"%.60s\", not schema_version: it is not a "
+                     "flashstudy results file", path, header_line, names[0]);
+    const int skip = schema != 0;
+    if (!rc)
+        fs_table_init(t, n - skip, names + skip);
+    free(names);
+    if (rc)
+        return -1;
+    /* Room for every record at once: there are no more than lines, nor
+     * than one a cell's worth of separators. */
+    size_t lines = 1, most = (size_t)(r->end - r->s) / (size_t)(t->ncols + skip) + 2;
+    for (const char *p = r->s; lines < most && (p = memchr(p, '\n', (size_t)(r->end - p))); p++)
+        lines++;
+    reserve_rows(t, lines);
 
     while (r->s < r->end) {
         if (at_eol(r)) {    /* a blank line: a one-column empty cell is written "" */
@@ -282,20 +372,17 @@ static int parse(csv *r, const char *path, int schema, fs_table *t, char *err, s
             continue;
         }
         int line = r->line;
-        if (read_record(r, path, &cells, &n, err, errlen))
+        if (read_record(r, path, err, errlen))
             return -1;
-        if (n != t->ncols + skip) {
-            free_cells(cells, n);
+        if (r->n != t->ncols + skip)
             return fs_fail(err, errlen, "%s line %d: %d cell%s, but the header has %d columns",
-                        path, line, n, n == 1 ? "" : "s", t->ncols + skip);
-        }
-        if (skip && strcmp(cells[0], FS_SCHEMA_VERSION_TEXT)) {
-            int rc = bad_version(path, line, cells[0], t->nrows == 0, err, errlen);
-            free_cells(cells, n);
-            return rc;
-        }
-        fs_table_add(t, (const char *const *)cells + skip);
-        free_cells(cells, n);
+                        path, line, r->n, r->n == 1 ? "" : "s", t->ncols + skip);
+        if (skip && strcmp(cell_of(r, 0), FS_SCHEMA_VERSION_TEXT))
+            return bad_version(path, line, cell_of(r, 0), t->nrows == 0, err, errlen);
+        if (t->nrows == t->cap)
+            reserve_rows(t, 2 * (size_t)t->cap);
+        memcpy(t->cell + (size_t)t->nrows * t->ncols, r->cells + skip, (size_t)t->ncols * sizeof *t->cell);
+        t->nrows++;
     }
     return 0;
 }
@@ -307,22 +394,30 @@ int fs_table_read(const char *path, int schema, fs_table *t, char *err, size_t e
     char *data = fs_read_file(path, FS_RESULTS_MAX_BYTES, 1, &size, err, errlen);
     if (!data)
         return -1;
-    csv r = {.s = data, .end = data + size, .line = 1};
+    csv r = {.s = data, .end = data + size, .w = data, .base = data, .line = 1};
     int rc = parse(&r, path, schema, t, err, errlen);
-    free(r.buf);
-    free(data);
-    if (rc)
+    free(r.cells);
+    if (rc) {
         fs_table_free(t);
-    return rc;
+        free(data);
+        return -1;
+    }
+    /* The table keeps the file's bytes as its text, the slack (comments,
+     * quotes, separators at the end) and the spare rows given back. */
+    t->len = t->size = (size_t)(r.w - data);
+    t->text = fs_realloc(data, t->len);
+    reserve_rows(t, (size_t)t->nrows);
+    return 0;
 }
 
 /* ---- writing ---- */
 
 /* Quoted when the cell holds a separator or a quote, when it would make a
- * blank line (a lone empty cell) or a comment line (a leading '#'). */
+ * blank line (a lone empty cell), a comment line (a leading '#') or, first
+ * in the file, a byte order mark, which the reader refuses. */
 static void write_cell(FILE *f, const char *s, int first, int alone)
 {
-    if (!strpbrk(s, ",\"\r\n") && !(alone && !*s) && !(first && *s == '#')) {
+    if (!strpbrk(s, ",\"\r\n") && !(alone && !*s) && !(first && (*s == '#' || !strncmp(s, "\xEF\xBB\xBF", 3)))) {
         fputs(s, f);
         return;
     }
@@ -335,15 +430,17 @@ static void write_cell(FILE *f, const char *s, int first, int alone)
     fputc('"', f);
 }
 
-/* lead: a first cell before the row's own (the schema column), or NULL. */
-static void write_row(FILE *f, const char *lead, char *const *cells, int n)
+/* Row `row` of t, or its header for row -1; lead: a first cell before the
+ * row's own (the schema column), or NULL. */
+static void write_row(FILE *f, const char *lead, const fs_table *t, int row)
 {
+    const int n = t->ncols;
     if (lead)
         fprintf(f, "%s%s", lead, n ? "," : "");
     for (int c = 0; c < n; c++) {
         if (c)
             fputc(',', f);
-        write_cell(f, cells[c], c == 0 && !lead, n == 1 && !lead);
+        write_cell(f, row < 0 ? t->header[c] : fs_table_cell(t, row, c), c == 0 && !lead, n == 1 && !lead);
     }
     fputc('\n', f);
 }
@@ -355,7 +452,7 @@ int fs_table_append(const char *path, int schema, const fs_table *t, int row, ch
     FILE *m = open_memstream(&line, &len);
     if (!m)
         return fs_fail(err, errlen, "cannot append to %s: %s", path, strerror(errno));
-    write_row(m, schema ? FS_SCHEMA_VERSION_TEXT : NULL, t->cells + (size_t)row * t->ncols, t->ncols);
+    write_row(m, schema ? FS_SCHEMA_VERSION_TEXT : NULL, t, row);
     if (fclose(m)) {
         free(line);
         return fs_fail(err, errlen, "cannot append to %s: out of memory", path);
@@ -378,8 +475,8 @@ int fs_table_write(const char *path, int schema, const fs_table *t, char *err, s
     FILE *f = fs_out_open(path, err, errlen);
     if (!f)
         return -1;
-    write_row(f, schema ? "schema_version" : NULL, t->header, t->ncols);
+    write_row(f, schema ? "schema_version" : NULL, t, -1);
     for (int i = 0; i < t->nrows; i++)
-        write_row(f, schema ? FS_SCHEMA_VERSION_TEXT : NULL, t->cells + (size_t)i * t->ncols, t->ncols);
+        write_row(f, schema ? FS_SCHEMA_VERSION_TEXT : NULL, t, i);
     return fs_out_commit(f, err, errlen);
 }

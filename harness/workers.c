@@ -387,7 +387,7 @@ static void not_run(const worker *w, const fs_study_spec *o, const fs_shape *c, 
         for (int j = 0; j < t.nrows && !there; j++) {
             there = 1;
             for (int k = 0; k < fs_inside_nkeys; k++)
-                there &= !strcmp(t.cells[(size_t)j * t.ncols + fs_inside_keys[k]], row[fs_inside_keys[k]]);
+                there &= !strcmp(fs_table_cell(&t, j, fs_inside_keys[k]), row[fs_inside_keys[k]]);
         }
         if (!there) {
             fprintf(stderr, "flashstudy: the worker on GPU %d %s: not run: %s at %s\n", w->ordinal, how,

@@ -273,7 +273,7 @@ int fsr_chart_seed(chart_ctx *c)
     if (n < 0)
         return 0;
     fs_table seed;
-    char e[512], path[1200];
+    char e[512], path[FS_PATH_MAX];
     if (fs_table_read(fsr_data(FSR_SEED_FIGURES, path, sizeof path), 0, &seed, e, sizeof e)) {
         snprintf(c->skip, sizeof c->skip, "%s", e);
         return 0;

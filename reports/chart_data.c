@@ -50,8 +50,9 @@ void fsr_put_text(FILE *f, const char *s)
 
 FILE *fsr_dat_open(chart_ctx *c, const char *name, const char *header)
 {
-    char path[1200], line[1024];
-    snprintf(path, sizeof path, "%s/%s", c->dir, name);
+    char path[FS_PATH_MAX], line[1024];
+    if (fs_path_checked(path, sizeof path, c->dir, name, c->err, c->errlen))
+        return NULL;
     FILE *f = fs_out_open(path, c->err, c->errlen);
     snprintf(line, sizeof line, "# %s, run %s", header, c->r->id);
     clean(line, "", ' ');

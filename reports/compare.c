@@ -125,7 +125,9 @@ static void compare(FILE *f, const side *s, int ns)
                 fsr_variant_label(p, i, vl, sizeof vl);
                 fsr_config_label_except(&p->cfgs[p->cfg_of_row[i]], 1 << FSR_F_GPU, cl, sizeof cl);
                 if (pass) {
-                    fprintf(f, "- only in %s: %s at %s\n", s[a].label, vl, cl);
+                    char tl[160], tv[160], tc[256];
+                    fprintf(f, "- only in %s: %s at %s\n", fsr_md_text(s[a].label, tl, sizeof tl),
+                            fsr_md_text(vl, tv, sizeof tv), fsr_md_text(cl, tc, sizeof tc));
                     continue;
                 }
                 md_row(f);
@@ -164,25 +166,28 @@ int fs_compare_write(const char *run_a, const char *run_b, const char *out_md, c
     side s[MAX_SIDES];
     const int ns = sides_of(r, n, s);
     int rc = -1;
-    char path[1200];
+    char path[FS_PATH_MAX], name[600], ia[512], ib[512];
     if (ns < 2) {
         fs_fail(err, errlen, "%s holds rows of one GPU type (%s): compare it with a second run, or name a merge of "
                 "runs on several GPU types", run_a, fsr_dev(&r[0], "name"));
         goto out;
     }
-    if (out_md)
-        snprintf(path, sizeof path, "%s", out_md);
-    else if (run_b)
-        snprintf(path, sizeof path, "reports/compare-%s-%s.md", r[0].id, r[1].id);
+    if (run_b)
+        snprintf(name, sizeof name, "compare-%s-%s.md", r[0].id, r[1].id);
     else
-        snprintf(path, sizeof path, "reports/compare-%s.md", r[0].id);
-    FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
+        snprintf(name, sizeof name, "compare-%s.md", r[0].id);
+    FILE *f = !(out_md ? fs_path_checked(path, sizeof path, out_md, NULL, err, errlen)
+                       : fs_path_checked(path, sizeof path, "reports", name, err, errlen) ||
+                             fsr_mkdirs("reports", err, errlen))
+                  ? fs_out_open(path, err, errlen)
+                  : NULL;
     if (!f)
         goto out;
     if (run_b)
-        fprintf(f, "# flashstudy: run %s (A) against run %s (B)\n\n", r[0].id, r[1].id);
+        fprintf(f, "# flashstudy: run %s (A) against run %s (B)\n\n", fsr_md_text(r[0].id, ia, sizeof ia),
+                fsr_md_text(r[1].id, ib, sizeof ib));
     else
-        fprintf(f, "# flashstudy: run %s, its GPUs side by side\n\n", r[0].id);
+        fprintf(f, "# flashstudy: run %s, its GPUs side by side\n\n", fsr_md_text(r[0].id, ia, sizeof ia));
     compare(f, s, ns);
     rc = fs_out_commit(f, err, errlen);
     if (!rc)

@@ -21,44 +21,89 @@
 
 /* ---- the line diff ---- */
 
+/* Myers' O(ND) diff in linear space ("An O(ND) Difference Algorithm and Its
+ * Variations", 1986, section 4b): the middle snake of the two files splits
+ * the edit script in halves, each found the same way, in two arrays of
+ * furthest reaching paths, forward and backward, of N + M + 2 entries. */
+typedef struct {
+    const char *const *a, *const *b;
+    char *gone, *added;
+    int *fwd, *bwd;        /* indexed by diagonal k + off */
+    int off;
+} differ;
+
+static int same_line_at(const differ *d, int i, int j) { return !strcmp(d->a[i], d->b[j]); }
+
+/* The middle snake of a[a0, a0 + n) against b[b0, b0 + m), both non-empty:
+ * its start (*x, *y) and end (*u, *v) as offsets into them. */
+static void middle_snake(const differ *d, int a0, int n, int b0, int m, int *x, int *y, int *u, int *v)
+{
+    const int delta = n - m, odd = delta & 1, max = (n + m + 1) / 2;
+    int *f = d->fwd + d->off, *r = d->bwd + d->off;
+    f[1] = r[1] = 0;
+    for (int e = 0; e <= max; e++) {
+        for (int k = -e; k <= e; k += 2) {
+            int i = k == -e || (k != e && f[k - 1] < f[k + 1]) ? f[k + 1] : f[k - 1] + 1, i0 = i;
+            while (i < n && i - k < m && same_line_at(d, a0 + i, b0 + i - k))
+                i++;
+            f[k] = i;
+            /* Overlaps the backward path of e - 1 on this diagonal. */
+            if (odd && delta - k >= -(e - 1) && delta - k <= e - 1 && i + r[delta - k] >= n) {
+                *x = i0, *y = i0 - k, *u = i, *v = i - k;
+                return;
+            }
+        }
+        for (int k = -e; k <= e; k += 2) {
+            int i = k == -e || (k != e && r[k - 1] < r[k + 1]) ? r[k + 1] : r[k - 1] + 1, i0 = i;
+            while (i < n && i - k < m && same_line_at(d, a0 + n - 1 - i, b0 + m - 1 - (i - k)))
+                i++;
+            r[k] = i;
+            if (!odd && delta - k >= -e && delta - k <= e && i + f[delta - k] >= n) {
+                *x = n - i, *y = m - (i - k), *u = n - i0, *v = m - (i0 - k);
+                return;
+            }
+        }
+    }
+}
+
+/* Marks the lines of a[a0, a1) and b[b0, b1) that the edit script keeps. */
+static void diff_range(const differ *d, int a0, int a1, int b0, int b1)
+{
+    /* The common head and tail, most of two steps' files, go at once. */
+    for (; a0 < a1 && b0 < b1 && same_line_at(d, a0, b0); a0++, b0++)
+        d->gone[a0] = d->added[b0] = 0;
+    for (; a0 < a1 && b0 < b1 && same_line_at(d, a1 - 1, b1 - 1); a1--, b1--)
+        d->gone[a1 - 1] = d->added[b1 - 1] = 0;
+    if (a0 == a1 || b0 == b1)
+        return;
+    int x = 0, y = 0, u = 0, v = 0;
+    middle_snake(d, a0, a1 - a0, b0, b1 - b0, &x, &y, &u, &v);
+    diff_range(d, a0, a0 + x, b0, b0 + y);
+    for (int i = x; i < u; i++)
+        d->gone[a0 + i] = d->added[b0 + y + i - x] = 0;
+    diff_range(d, a0 + u, a1, b0 + v, b1);
+}
+
 int fsr_line_diff(const char *const *a, int na, const char *const *b, int nb, char *gone, char *added)
 {
     memset(gone, 1, (size_t)na);
     memset(added, 1, (size_t)nb);
-    /* The common head and tail, most of two steps' files, need no table. */
-    int lo = 0;
-    for (; lo < na && lo < nb && !strcmp(a[lo], b[lo]); lo++)
-        gone[lo] = added[lo] = 0;
-    for (; na > lo && nb > lo && !strcmp(a[na - 1], b[nb - 1]); na--, nb--)
-        gone[na - 1] = added[nb - 1] = 0;
-    /* len[i * w + j]: the longest common subsequence of a[lo + i, na) and
-     * b[lo + j, nb). */
-    const size_t n = (size_t)(na - lo), m = (size_t)(nb - lo), w = m + 1;
-    int *len = calloc((n + 1) * w, sizeof *len);
-    if (!len)
-        return -1;
-    for (size_t i = n; i-- > 0;)
-        for (size_t j = m; j-- > 0;) {
-            int skip_a = len[(i + 1) * w + j], skip_b = len[i * w + j + 1];
-            len[i * w + j] = !strcmp(a[lo + i], b[lo + j]) ? len[(i + 1) * w + j + 1] + 1
-                             : skip_a >= skip_b           ? skip_a
-                                                          : skip_b;
-        }
-    for (size_t i = 0, j = 0; i < n && j < m;)
-        if (!strcmp(a[lo + i], b[lo + j]))
-            gone[lo + i++] = added[lo + j++] = 0;
-        else if (len[(i + 1) * w + j] >= len[i * w + j + 1])
-            i++;
-        else
-            j++;
-    free(len);
-    return 0;
+    /* Diagonals -D - 1 .. D + 1 of D = (na + nb + 1) / 2, the most a half of the script takes. */
+    const int off = (int)(((size_t)na + (size_t)nb + 1) / 2 + 1);
+    const size_t w = 2 * (size_t)off + 1;
+    differ d = {a, b, gone, added, malloc(w * sizeof(int)), malloc(w * sizeof(int)), off};
+    int rc = d.fwd && d.bwd ? 0 : -1;
+    if (!rc)
+        diff_range(&d, 0, na, 0, nb);
+    free(d.fwd);
+    free(d.bwd);
+    return rc;
 }
 
 /* ---- a variant's source file as it is in the checkout ---- */
 
 typedef struct {
-    char path[1200];
+    char path[FS_PATH_MAX];
     char *text, *cmp;     /* the file, and the same as the diff compares it */
     char **line, **cmp_line;
     int n;
@@ -100,14 +145,13 @@ static char **split(char *text, int n)
 }
 
 /* variants/NN_slug.cu (rel) of step `number`, found as flashstudy finds its
- * data. Returns 0, or -1 when it cannot be read. */
-static int src_read(src_file *s, const char *rel, int number)
+ * data. Returns 0, or -1 with err when it cannot be read. */
+static int src_read(src_file *s, const char *rel, int number, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     size_t size;
-    char err[512];
-    s->text = fs_read_file(fsr_data(rel, s->path, sizeof s->path), FS_RESULTS_MAX_BYTES, 1, &size, err, sizeof err);
-    if (!s->text)
+    if (fsr_data_path(rel, s->path, sizeof s->path, err, errlen) ||
+        !(s->text = fs_read_file(s->path, FS_RESULTS_MAX_BYTES, 1, &size, err, errlen)))
         return -1;
     for (size_t i = 0; i < size; i++)
         s->n += s->text[i] == '\n';
@@ -117,7 +161,7 @@ static int src_read(src_file *s, const char *rel, int number)
         unnumber(s->cmp, number);
     s->line = split(s->text, s->n);
     s->cmp_line = s->cmp ? split(s->cmp, s->n) : NULL;
-    return s->line && s->cmp_line ? 0 : -1;
+    return s->line && s->cmp_line ? 0 : fs_fail(err, errlen, "no memory for %s", s->path);
 }
 
 /* s without its leading and trailing blanks: where it starts, *n its length. */
@@ -140,6 +184,11 @@ static int same_text(const char *a, const char *b)
 
 /* ---- a variant's sampled lines ---- */
 
+/* A row's samples (a count, 0 or more) and share of the variant's samples
+ * (a percentage); NAN out of range. */
+static double samples_of(const fs_table *t, int j) { return fs_table_num_in(t, j, "samples", 0, HUGE_VAL); }
+static double share_of(const fs_table *t, int j) { return fs_table_num_in(t, j, "share_pct", 0, 100); }
+
 typedef struct {
     int row;              /* its results.csv row; -1: none */
     int *hot, n;          /* its rows of hotspots.csv, hottest first (the file's order) */
@@ -154,17 +203,17 @@ static void lines_of(const fsr_run *r, const fsr_inside *in, int row, hot_lines 
         return;
     h->n = fsr_inside_rows(r, &in->hot, row, h->hot, in->hot.nrows);
     for (int i = 0; i < h->n; i++) {
-        double x = fs_table_num(&in->hot, h->hot[i], "samples");
-        h->samples += x > 0 ? x : 0;
+        double x = samples_of(&in->hot, h->hot[i]);
+        h->samples += isnan(x) ? 0 : x;
     }
 }
 
 /* "variants/03_causal_skip.cu:42", or the file alone without line information. */
 static const char *where(const fs_table *t, int j, char *buf, size_t len)
 {
-    double line = fs_table_num(t, j, "line");
+    const int line = fs_table_int(t, j, "line");
     if (line >= 1)
-        snprintf(buf, len, "%s:%.0f", fs_table_get(t, j, "file"), line);
+        snprintf(buf, len, "%s:%d", fs_table_get(t, j, "file"), line);
     else
         snprintf(buf, len, "%s", fs_table_get(t, j, "file"));
     return buf;
@@ -178,7 +227,7 @@ static const char *stall(const fs_table *t, int j, int k, double *pct)
     snprintf(name, sizeof name, "stall_%d", k);
     snprintf(col, sizeof col, "stall_%d_pct", k);
     const char *s = fs_table_get(t, j, name);
-    *pct = fs_table_num(t, j, col);
+    *pct = fs_table_num_in(t, j, col, 0, 100);
     return s && *s ? s : NULL;
 }
 
@@ -239,13 +288,13 @@ static int mark_changes(const fsr_run *r, const fs_table *t, const hot_lines h[2
     memset(mark, 0, 2 * HOT_TOP);
     if (h[0].row < 0)
         return 0;
-    char rel[2][300];
+    char rel[2][300], err[FS_PATH_MAX + 512];
     src_file src[2];
     int rc = 0;
     for (int k = 0; k < 2; k++) {
         const int num = own_file(r, h[k].row, rel[k], sizeof rel[k]);
-        if (src_read(&src[k], rel[k], num) && !rc)
-            rc = fs_fail(why, len, "No line is marked: %s cannot be read (" FSR_DATA_HINT ").", src[k].path);
+        if (src_read(&src[k], rel[k], num, err, sizeof err) && !rc)
+            rc = fs_fail(why, len, "No line is marked: %s.", err);
     }
     char *gone = malloc((size_t)src[0].n + 1), *added = malloc((size_t)src[1].n + 1);
     if (!rc && (!gone || !added ||
@@ -254,15 +303,13 @@ static int mark_changes(const fsr_run *r, const fs_table *t, const hot_lines h[2
         rc = fs_fail(why, len, "No line is marked: no memory for the diff of %s and %s.", rel[0], rel[1]);
     for (int k = 0; k < 2 && !rc; k++)
         for (int i = 0; i < h[k].n && i < HOT_TOP && !rc; i++) {
-            const int j = h[k].hot[i];
-            const double line = fs_table_num(t, j, "line");
+            const int j = h[k].hot[i], line = fs_table_int(t, j, "line");
             if (strcmp(fs_table_get(t, j, "file"), rel[k]))
                 continue;
-            if (!(line >= 1 && line <= src[k].n) ||
-                !same_text(src[k].line[(int)line - 1], fs_table_get(t, j, "source")))
-                rc = fs_fail(why, len, "No line is marked: %s has changed since the run (its line %.0f is not the "
-                             "source sampled).", rel[k], line);
-            else if ((k ? added : gone)[(int)line - 1])
+            if (!(line >= 1 && line <= src[k].n) || !same_text(src[k].line[line - 1], fs_table_get(t, j, "source")))
+                rc = fs_fail(why, len, "No line is marked: %s has changed since the run (its line %s is not the "
+                             "source sampled).", rel[k], fs_table_get(t, j, "line"));
+            else if ((k ? added : gone)[line - 1])
                 mark[k][i] = k ? '+' : '-';
         }
     if (rc)
@@ -287,7 +334,7 @@ static int add_stalls(const fs_table *t, const hot_lines *h, int k, reason *rs, 
         for (int q = 1; q <= FS_HOT_STALLS; q++) {
             double pct, x;
             const char *s = stall(t, h->hot[i], q, &pct);
-            if (!s || isnan(x = fs_table_num(t, h->hot[i], "samples") * pct / 100))
+            if (!s || isnan(x = samples_of(t, h->hot[i]) * pct / 100))
                 continue;
             int at = 0;
             while (at < nr && strcmp(rs[at].name, s))
@@ -303,7 +350,7 @@ static int add_stalls(const fs_table *t, const hot_lines *h, int k, reason *rs, 
 
 /* What the warps waited on over all of each step's samples: the reasons
  * among the WAIT_TOP largest of either step, largest first. */
-static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][96])
+static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][160])
 {
     reason rs[MAX_REASONS];
     int nr = 0, both = h[0].n && h[1].n, one = h[1].n ? 1 : 0;
@@ -311,9 +358,12 @@ static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][
         nr = add_stalls(t, &h[k], k, rs, nr);
     double share[MAX_REASONS][2], top[MAX_REASONS];
     int keep[MAX_REASONS];
+    /* A share over 100% (a reason twice on a line) is shown as none. */
     for (int i = 0; i < nr; i++)
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
             share[i][k] = h[k].n ? 100 * rs[i].n[k] / h[k].samples : NAN;
+            share[i][k] = share[i][k] <= 100 ? share[i][k] : NAN;
+        }
     for (int i = 0; i < nr; i++) {
         keep[i] = 0;
         top[i] = 0;
@@ -338,12 +388,13 @@ static void waits(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][
         if (best < 0)
             break;
         keep[best] = 0;
-        char a[32], b[32];
+        char a[32], b[32], name[128];
+        fsr_md_text(rs[best].name, name, sizeof name);
         if (both)
-            fprintf(f, "%s %s %s%% → %s%%", said ? "," : "", rs[best].name, fsr_fmt(share[best][0], 0, a, sizeof a),
+            fprintf(f, "%s %s %s%% → %s%%", said ? "," : "", name, fsr_fmt(share[best][0], 0, a, sizeof a),
                     fsr_fmt(share[best][1], 0, b, sizeof b));
         else
-            fprintf(f, "%s %s %s%%", said ? "," : "", rs[best].name, fsr_fmt(share[best][one], 0, a, sizeof a));
+            fprintf(f, "%s %s %s%%", said ? "," : "", name, fsr_fmt(share[best][one], 0, a, sizeof a));
     }
     fprintf(f, ".\n");
 }
@@ -368,11 +419,10 @@ static moved_row *moved_rows(const fsr_run *r, const fs_table *t, const hot_line
         const int j = h->hot[i];
         size_t n;
         const char *src = trimmed(fs_table_get(t, j, "source"), &n);
-        double share = fs_table_num(t, j, "share_pct");
+        double share = share_of(t, j);
         if (isnan(share))
-            share = h->samples > 0 ? 100 * fs_table_num(t, j, "samples") / h->samples : 0;
-        m[i] = (moved_row){fs_table_get(t, j, "file"), strndup(src, n), 0, (int)fs_table_num(t, j, "line"),
-                           share, -1, 0};
+            share = h->samples > 0 && !isnan(samples_of(t, j)) ? 100 * samples_of(t, j) / h->samples : 0;
+        m[i] = (moved_row){fs_table_get(t, j, "file"), strndup(src, n), 0, fs_table_int(t, j, "line"), share, -1, 0};
         m[i].own = *own && !strcmp(m[i].file, own);
         if (m[i].key && m[i].own)
             unnumber(m[i].key, num);
@@ -387,10 +437,65 @@ static void moved_free(moved_row *m, int n)
     free(m);
 }
 
-static int same_line(const moved_row *a, const moved_row *b, int at_line)
+/* Two rows are of the same line when their file (the steps' own files
+ * count as one) and their source are, and at_line their line number too:
+ * 0 then, else their order. */
+static int line_cmp(const moved_row *a, const moved_row *b, int at_line)
 {
-    return a->key && b->key && (a->own ? b->own : !b->own && !strcmp(a->file, b->file)) &&
-           !strcmp(a->key, b->key) && (!at_line || a->line == b->line);
+    int c = (a->own > b->own) - (a->own < b->own);
+    if (!c && !a->own)
+        c = strcmp(a->file, b->file);
+    if (!c)
+        c = strcmp(a->key, b->key);
+    if (!c && at_line)
+        c = (a->line > b->line) - (a->line < b->line);
+    return c;
+}
+
+/* By line, then by place (the rows of one array, hottest first). */
+static int at_line_cmp(const void *x, const void *y)
+{
+    const moved_row *a = *(const moved_row *const *)x, *b = *(const moved_row *const *)y;
+    int c = line_cmp(a, b, 1);
+    return c ? c : (a > b) - (a < b);
+}
+
+static int any_line_cmp(const void *x, const void *y)
+{
+    const moved_row *a = *(const moved_row *const *)x, *b = *(const moved_row *const *)y;
+    int c = line_cmp(a, b, 0);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Pairs the step's rows m[1] with the predecessor's m[0]: at the same line
+ * number first, then anywhere in the file; each row with the hottest row of
+ * the other that is the same line and still unpaired. Both sorted once a
+ * pass, then merged. 0, or -1 out of memory. */
+static int pair_rows(moved_row *m[2], const int n[2])
+{
+    moved_row **s[2] = {malloc(sizeof **s * (n[0] + 1)), malloc(sizeof **s * (n[1] + 1))};
+    int rc = s[0] && s[1] ? 0 : -1;
+    for (int at_line = 1; at_line >= 0 && !rc; at_line--) {
+        int k_n[2] = {0, 0};
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < n[k]; i++)
+                if (m[k][i].key && m[k][i].pair < 0)
+                    s[k][k_n[k]++] = &m[k][i];
+            qsort(s[k], (size_t)k_n[k], sizeof *s[k], at_line ? at_line_cmp : any_line_cmp);
+        }
+        for (int i = 0, p = 0; i < k_n[1] && p < k_n[0];) {
+            const int c = line_cmp(s[1][i], s[0][p], at_line);
+            if (!c) {
+                s[1][i]->pair = (int)(s[0][p] - m[0]);
+                s[0][p]->pair = (int)(s[1][i] - m[1]);
+            }
+            i += c <= 0;
+            p += c >= 0;
+        }
+    }
+    free(s[0]);
+    free(s[1]);
+    return rc;
 }
 
 /* `s` for markdown text, cut to MOVED_CHARS characters, the last "…". */
@@ -403,7 +508,7 @@ static const char *short_code(const char *s, char *buf, size_t len)
     for (size_t c = 0; *s && o + 4 < sizeof cut; s++) {
         if (((unsigned char)*s & 0xC0) != 0x80 && chars > MOVED_CHARS && ++c == MOVED_CHARS)
             break;
-        cut[o++] = *s;
+        cut[o++] = (unsigned char)*s < ' ' ? ' ' : *s;   /* a line break would end the sentence's paragraph */
     }
     while (chars > MOVED_CHARS && o && cut[o - 1] == ' ')
         o--;
@@ -418,21 +523,15 @@ static const char *short_code(const char *s, char *buf, size_t len)
  * steps' own files count as one) and their source are: at the same line
  * number first, then anywhere in the file, hottest with hottest; a line of
  * one step alone has 0% in the other. */
-static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_lines h[2], char lab[2][96])
+static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_lines h[2], char lab[2][160])
 {
     moved_row *m[2] = {moved_rows(r, t, &h[0]), moved_rows(r, t, &h[1])};
-    if (!m[0] || !m[1]) {
+    const int n[2] = {h[0].n, h[1].n};
+    if (!m[0] || !m[1] || pair_rows(m, n)) {
         moved_free(m[0], h[0].n);
         moved_free(m[1], h[1].n);
         return;
     }
-    for (int at_line = 1; at_line >= 0; at_line--)
-        for (int i = 0; i < h[1].n; i++)
-            for (int p = 0; p < h[0].n && m[1][i].pair < 0; p++)
-                if (m[0][p].pair < 0 && same_line(&m[1][i], &m[0][p], at_line)) {
-                    m[1][i].pair = p;
-                    m[0][p].pair = i;
-                }
     int said = 0;
     for (; said < MOVED_TOP; said++) {
         /* The step's rows, then the predecessor's that the step lacks. */
@@ -457,11 +556,11 @@ static void moved_lines(FILE *f, const fsr_run *r, const fs_table *t, const hot_
             break;
         m[best_k][best].said = 1;
         const int j = h[best_k].hot[best];
-        char src[4 * MOVED_CHARS + 16], w[600], a[32], b[32];
+        char src[4 * MOVED_CHARS + 16], w[600], tw[700], a[32], b[32];
         if (!said)
             fprintf(f, "Lines that moved most (share of each step's samples), %s → %s: ", lab[0], lab[1]);
         fprintf(f, "%s%s (%s) %s%% → %s%%", said ? "; " : "", short_code(fs_table_get(t, j, "source"), src, sizeof src),
-                where(t, j, w, sizeof w), from > 0 ? fsr_fmt(from, 1, a, sizeof a) : "0",
+                fsr_md_text(where(t, j, w, sizeof w), tw, sizeof tw), from > 0 ? fsr_fmt(from, 1, a, sizeof a) : "0",
                 to > 0 ? fsr_fmt(to, 1, b, sizeof b) : "0");
     }
     if (said)
@@ -482,7 +581,7 @@ static const char *code(const char *s, char *buf, size_t len)
     return buf;
 }
 
-static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][96], char mark[2][HOT_TOP])
+static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab[2][160], char mark[2][HOT_TOP])
 {
     fprintf(f, "| step | share | samples | line | diff | stall reasons (share of the line's samples) | source |\n"
                "| --- | ---: | ---: | --- | --- | --- | --- |\n");
@@ -490,10 +589,15 @@ static void hot_table(FILE *f, const fs_table *t, const hot_lines h[2], char lab
         for (int i = 0; i < h[k].n && i < HOT_TOP; i++) {
             const int j = h[k].hot[i];
             char a[32], w[600], st[256], src[1200];
-            fprintf(f, "| %s | %s%% | %.0f | %s | %s | %s | %s |\n", i ? "" : lab[k],
-                    fsr_fmt(fs_table_num(t, j, "share_pct"), 1, a, sizeof a), fs_table_num(t, j, "samples"),
-                    where(t, j, w, sizeof w), mark[k][i] == '+' ? "+" : mark[k][i] == '-' ? "−" : "",
-                    stall_list(t, j, st, sizeof st), code(fs_table_get(t, j, "source"), src, sizeof src));
+            md_row(f);
+            md_cell(f, i ? "" : lab[k]);
+            md_cellf(f, "%s%%", fsr_fmt(share_of(t, j), 1, a, sizeof a));
+            md_num(f, samples_of(t, j), 0);
+            md_cell(f, where(t, j, w, sizeof w));
+            md_cell(f, mark[k][i] == '+' ? "+" : mark[k][i] == '-' ? "−" : "");
+            md_cell(f, stall_list(t, j, st, sizeof st));
+            md_cell(f, code(fs_table_get(t, j, "source"), src, sizeof src));
+            md_end(f);
         }
     fprintf(f, "\n");
 }
@@ -503,13 +607,15 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
     if (!in->have_hot)
         return;
     hot_lines h[2];
-    char lab[2][96] = {"", ""}, mark[2][HOT_TOP], why[1600], status[2][600];
+    char lab[2][160] = {"", ""}, mark[2][HOT_TOP], why[1600], status[2][600], text[1700];
     int sampled[2] = {0, 0};
     lines_of(r, in, prev, &h[0]);
     lines_of(r, in, row, &h[1]);
     for (int k = 0; k < 2; k++)
         if (h[k].row >= 0) {
-            fsr_variant_label(r, h[k].row, lab[k], sizeof lab[k]);
+            char name[96];
+            fsr_variant_label(r, h[k].row, name, sizeof name);
+            fsr_md_text(name, lab[k], sizeof lab[k]);
             sampled[k] = hotspots_status(r, in, h[k].row, status[k], sizeof status[k]);
         }
     const int any = h[0].n || h[1].n;
@@ -524,9 +630,10 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
             hot_table(f, &in->hot, h, lab, mark);
         for (int k = 0; k < 2; k++)
             if (h[k].row >= 0 && !h[k].n)
-                fprintf(f, "No lines of %s: %s.\n", lab[k], sampled[k] ? status[k] : "none in hotspots.csv");
+                fprintf(f, "No lines of %s: %s.\n", lab[k],
+                        sampled[k] ? fsr_md_text(status[k], text, sizeof text) : "none in hotspots.csv");
         if (!marked)
-            fprintf(f, "%s\n", why);
+            fprintf(f, "%s\n", fsr_md_text(why, text, sizeof text));
         if (h[0].n && h[1].n)
             moved_lines(f, r, &in->hot, h, lab);
         if (any)
@@ -570,9 +677,9 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
         fsr_config c;
         fsr_row_config(r, t, j, &c);
         const int row = result_row(r, &c, fs_table_get(t, j, "variant"));
-        const double cost = fs_table_num(t, j, "cost_s");
+        const double cost = fs_table_num_in(t, j, "cost_s", 0, HUGE_VAL);
         const char *view = fs_table_get(t, j, "view"), *unit = "";
-        char lab[96], cl[160], a[32], b[32], note[1024];
+        char lab[96], cl[160], a[32], b[32];
         fsr_config_label(&c, cl, sizeof cl);
         if (row >= 0)
             fsr_variant_label(r, row, lab, sizeof lab);
@@ -586,15 +693,23 @@ void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in)
             }
         total += isnan(cost) ? 0 : cost;
         const char *setting = fs_table_get(t, j, "setting");
-        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s%s%s | %s |\n", lab, cl, view, fs_table_get(t, j, "status"),
-                fsr_fmt(cost * 1e3, 1, a, sizeof a), fsr_fmt(fs_table_num(t, j, "samples"), 0, b, sizeof b),
-                *setting ? setting : "–", *setting && *unit ? " " : "", *setting ? unit : "",
-                fsr_md(fs_table_get(t, j, "note"), note, sizeof note));
+        md_row(f);
+        md_cell(f, lab);
+        md_cell(f, cl);
+        md_cell(f, view);
+        md_cell(f, fs_table_get(t, j, "status"));
+        md_cell(f, fsr_fmt(cost * 1e3, 1, a, sizeof a));
+        md_cell(f, fsr_fmt(samples_of(t, j), 0, b, sizeof b));
+        md_cellf(f, "%s%s%s", *setting ? setting : "–", *setting && *unit ? " " : "", *setting ? unit : "");
+        md_cell(f, fs_table_get(t, j, "note"));
+        md_end(f);
     }
-    fprintf(f, "\nIn all %.2f s", total);
+    char a[32];
+    fprintf(f, "\nIn all %s s", fsr_fmt(total, 2, a, sizeof a));
     for (int v = 0; v < NVIEWS; v++)
         if (nby[v])
-            fprintf(f, "; %s %.2f s over %d row%s", views[v].view, by[v], nby[v], nby[v] == 1 ? "" : "s");
+            fprintf(f, "; %s %s s over %d row%s", views[v].view, fsr_fmt(by[v], 2, a, sizeof a), nby[v],
+                    nby[v] == 1 ? "" : "s");
     fprintf(f, ".\n\n");
 }
 
@@ -610,14 +725,16 @@ static void print_variant(FILE *out, const fsr_run *r, const fsr_inside *in, int
     fsr_config_label(&r->cfgs[r->cfg_of_row[row]], cl, sizeof cl);
     if (!h.n && sampled)
         fprintf(out, "\n%s, %s: no lines (%s)\n", lab, cl, status);
+    char a[32], b[32];
     if (h.n)
-        fprintf(out, "\n%s, %s: %.0f samples in its lines of 0.1%% or more\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl,
-                h.samples, "share", "samples", "line", "stall reasons (share of the line's samples)", "source");
+        fprintf(out, "\n%s, %s: %s samples in its lines of 0.1%% or more\n  %6s %8s  %-32s  %-58s  %s\n", lab, cl,
+                fsr_fmt(h.samples, 0, a, sizeof a), "share", "samples", "line",
+                "stall reasons (share of the line's samples)", "source");
     for (int i = 0; i < h.n && i < top; i++) {
         const int j = h.hot[i];
         char w[600], st[256];
-        fprintf(out, "  %5.1f%% %8.0f  %-32s  %-58s  %s\n", fs_table_num(&in->hot, j, "share_pct"),
-                fs_table_num(&in->hot, j, "samples"), where(&in->hot, j, w, sizeof w),
+        fprintf(out, "  %5s%% %8s  %-32s  %-58s  %s\n", fsr_fmt(share_of(&in->hot, j), 1, a, sizeof a),
+                fsr_fmt(samples_of(&in->hot, j), 0, b, sizeof b), where(&in->hot, j, w, sizeof w),
                 stall_list(&in->hot, j, st, sizeof st), fs_table_get(&in->hot, j, "source"));
     }
     free(h.hot);
@@ -629,7 +746,7 @@ int fs_hotspots_print(const char *run_dir, int top, FILE *out, char *err, size_t
     fsr_inside in;
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
-    if (fsr_inside_load(&in, run_dir, err, errlen)) {
+    if (fsr_inside_load(&in, &r, err, errlen)) {
         fsr_free(&r);
         return -1;
     }

@@ -10,14 +10,16 @@
 
 static const char *const time_cols[] = {"t_s", "dt_s", NULL};
 
-/* dir/name into t when the file exists; *have says whether it did. */
-static int load(const char *dir, const char *name, const char *const *cols, fs_table *t, int *have, char *err,
+/* The file name of r's folder into t when it exists, its rows sorted;
+ * *have says whether it did. */
+static int load(const fsr_run *r, const char *name, const char *const *cols, fs_table *t, int *have, char *err,
                 size_t errlen)
 {
-    char path[1200];
+    char path[FS_PATH_MAX];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     *have = 0;
+    if (fs_path_checked(path, sizeof path, r->dir, name, err, errlen))
+        return -1;
     if (stat(path, &st) && errno == ENOENT)
         return 0;
     if (fs_table_read(path, 0, t, err, errlen))
@@ -29,15 +31,16 @@ static int load(const char *dir, const char *name, const char *const *cols, fs_t
     for (int i = 0; cols[i]; i++)
         if (fs_table_col(t, cols[i]) < 0)
             return fs_fail(err, errlen, "%s lacks the column \"%s\"", path, cols[i]);
+    fsr_sort_rows(r, t);   /* for fsr_inside_rows */
     return 0;
 }
 
-int fsr_inside_load(fsr_inside *in, const char *dir, char *err, size_t errlen)
+int fsr_inside_load(fsr_inside *in, const fsr_run *r, char *err, size_t errlen)
 {
     memset(in, 0, sizeof *in);
-    if (load(dir, "inside.csv", fs_inside_columns, &in->cost, &in->have_cost, err, errlen) ||
-        load(dir, "hotspots.csv", fs_hot_columns, &in->hot, &in->have_hot, err, errlen) ||
-        load(dir, "timeline.csv", time_cols, &in->time, &in->have_time, err, errlen)) {
+    if (load(r, "inside.csv", fs_inside_columns, &in->cost, &in->have_cost, err, errlen) ||
+        load(r, "hotspots.csv", fs_hot_columns, &in->hot, &in->have_hot, err, errlen) ||
+        load(r, "timeline.csv", time_cols, &in->time, &in->have_time, err, errlen)) {
         fsr_inside_free(in);
         return -1;
     }
@@ -54,18 +57,22 @@ void fsr_inside_free(fsr_inside *in)
 
 int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int max)
 {
-    char id[256];
-    fsr_id(r, row, id, sizeof id);
-    const fsr_config *c = &r->cfgs[r->cfg_of_row[row]];
-    int n = 0;
-    for (int j = 0; j < t->nrows && n < max; j++) {
-        fsr_config k;
-        char key[256];
-        if (strcmp(fsr_key(fs_table_get(t, j, "variant"), key, sizeof key), id))
-            continue;
-        fsr_row_config(r, t, j, &k);
-        if (fsr_same_config(&k, c))
-            rows[n++] = j;
+    fsr_place want, p;
+    fsr_result_place(r, row, &want);
+    int lo = 0, hi = t->nrows, n = 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        fsr_row_place(r, t, mid, &p);
+        if (fsr_place_cmp(&p, &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < t->nrows && n < max; lo++) {
+        fsr_row_place(r, t, lo, &p);
+        if (fsr_place_cmp(&p, &want))
+            break;
+        rows[n++] = lo;
     }
     return n;
 }

@@ -13,14 +13,15 @@ typedef struct {
     int have_cost, have_hot, have_time;
 } fsr_inside;
 
-/* The three files of run folder dir; a missing file is no error (have_* 0).
- * Returns 0, or -1 with a sentence in err for a file that cannot be read or
- * lacks a column. */
-int fsr_inside_load(fsr_inside *in, const char *dir, char *err, size_t errlen);
+/* The three files of r's run folder; a missing file is no error (have_* 0).
+ * Each table's rows are sorted as a run's (fsr_place): by configuration and
+ * variant, in file order within. Returns 0, or -1 with a sentence in err for
+ * a file that cannot be read or lacks a column. */
+int fsr_inside_load(fsr_inside *in, const fsr_run *r, char *err, size_t errlen);
 void fsr_inside_free(fsr_inside *in);
 
-/* Rows of in->hot (or in->time) that belong to results row `row` of r, in
- * file order; returns how many (at most max). */
+/* Rows of in->hot (or in->cost, in->time) that belong to results row `row`
+ * of r, in file order; returns how many (at most max). A binary search. */
 int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int max);
 
 /* A step's section: the hottest lines of the step and of its predecessor
@@ -31,7 +32,9 @@ void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row
 void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in);
 /* A line diff (a longest common subsequence) of a[0, na) against b[0, nb):
  * gone[i] = 1 where a's line i is deleted or replaced, added[j] = 1 where
- * b's line j is inserted or replaced, 0 elsewhere. 0, or -1 out of memory. */
+ * b's line j is inserted or replaced, 0 elsewhere. Myers' diff: memory
+ * linear in na + nb, time in (na + nb) times the lines that differ. 0, or
+ * -1 out of memory. */
 int fsr_line_diff(const char *const *a, int na, const char *const *b, int nb, char *gone, char *added);
 
 /* A step's section: its timeline against its predecessor's, in numbers and

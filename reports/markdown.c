@@ -5,26 +5,53 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *fsr_fmt(double v, int digits, char *buf, size_t len)
 {
-    if (isnan(v) || isinf(v))
+    /* No quantity the reports show is 10^15 or more in its unit: a cell
+     * that makes one is out of range (and would print 300 digits). */
+    if (isnan(v) || isinf(v) || fabs(v) >= 1e15)
         snprintf(buf, len, "–");
     else
         snprintf(buf, len, "%.*f", digits, v);
     return buf;
 }
 
-const char *fsr_md(const char *s, char *buf, size_t len)
+/* s into buf from buf[o] on, as fsr_md writes a cell; "…" where it is cut
+ * (len is 16 bytes or more). */
+static const char *put_text(const char *s, char *buf, size_t len, size_t o)
 {
-    size_t o = 0;
-    for (; *s && o + 3 < len; s++) {
-        if (*s == '|')
+    size_t slashes = 0;   /* the backslashes just written */
+    for (; *s && o + 8 < len; s++) {
+        /* A pipe is escaped by an odd run of backslashes before it. */
+        if (*s == '|' && slashes % 2 == 0)
             buf[o++] = '\\';
-        buf[o++] = *s == '\n' || *s == '\r' ? ' ' : *s;
+        slashes = *s == '\\' ? slashes + 1 : 0;
+        buf[o++] = (unsigned char)*s < ' ' || *s == 0x7f ? ' ' : *s;
+    }
+    if (*s) {
+        memcpy(buf + o, "…", sizeof "…" - 1);
+        o += sizeof "…" - 1;
     }
     buf[o] = '\0';
     return buf;
+}
+
+const char *fsr_md(const char *s, char *buf, size_t len) { return put_text(s, buf, len, 0); }
+
+const char *fsr_md_text(const char *s, char *buf, size_t len)
+{
+    size_t o = 0, digits = strspn(s += strspn(s, " \t"), "0123456789");
+    if (*s && strchr("#>-+*=`~<[_", *s)) {
+        buf[o++] = '\\';
+    } else if (digits && digits < 10 && (s[digits] == '.' || s[digits] == ')')) {
+        memcpy(buf, s, digits);
+        o = digits;
+        s += digits;
+        buf[o++] = '\\';
+    }
+    return put_text(s, buf, len, o);
 }
 
 void md_row(FILE *f) { fputc('|', f); }

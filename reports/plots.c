@@ -21,10 +21,11 @@
 /* plots/<name> copied into the output folder. */
 static int copy_template(const char *name, const char *dir, char *err, size_t errlen)
 {
-    char src[1200], dst[1200], buf[8192];
+    char src[FS_PATH_MAX], dst[FS_PATH_MAX], buf[8192];
     snprintf(dst, sizeof dst, "plots/%s", name);
     fsr_data(dst, src, sizeof src);
-    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    if (fs_path_checked(dst, sizeof dst, dir, name, err, errlen))
+        return -1;
     FILE *in = fopen(src, "r");
     if (!in)
         return fs_fail(err, errlen, "cannot open the chart template %s (" FSR_DATA_HINT ")", src);
@@ -47,8 +48,10 @@ static int render(const char *dir, const char *template, const char *name, const
                   char *err, size_t errlen)
 {
     extern char **environ;
-    char path[1200], gp[64], e[VARS_LEN + 64];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, name, fmt);
+    char path[FS_PATH_MAX], file[128], gp[64], e[VARS_LEN + 64];
+    snprintf(file, sizeof file, "%s.%s", name, fmt);
+    if (fs_path_checked(path, sizeof path, dir, file, err, errlen))
+        return -1;
     snprintf(gp, sizeof gp, "%s.gp", template);
     snprintf(e, sizeof e, "fmt='%s'; out='/dev/stdout'%.*s", fmt, VARS_LEN, vars);
     FILE *f = fs_out_open(path, err, errlen);
@@ -126,24 +129,22 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     fsr_run r;
     fs_table peers;
     fsr_inside in = {0};
-    char dir[1024], path[1200], label[700];
+    char dir[FS_PATH_MAX], path[FS_PATH_MAX], label[700];
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
     if (fs_table_read(fsr_data(FSR_PEERS, path, sizeof path), 0, &peers, err, errlen)) {
         fsr_free(&r);
         return -1;
     }
-    snprintf(dir, sizeof dir, "%s", out_dir ? out_dir : "");
-    if (!out_dir)
-        snprintf(dir, sizeof dir, "plots/%s", r.id);
     int rc = -1, drawn = 0;
     drawn_chart *list = NULL;
     FILE *sh = NULL;
-    if (fsr_inside_load(&in, r.dir, err, errlen) || fsr_mkdirs(dir, err, errlen) ||
+    if ((out_dir ? fs_path_checked(dir, sizeof dir, out_dir, NULL, err, errlen)
+                 : fs_path_checked(dir, sizeof dir, "plots", r.id, err, errlen)) ||
+        fsr_inside_load(&in, &r, err, errlen) || fsr_mkdirs(dir, err, errlen) ||
         copy_template("common.gp", dir, err, errlen))
         goto out;
-    snprintf(path, sizeof path, "%s/render.sh", dir);
-    if (!(sh = fs_out_open(path, err, errlen)))
+    if (fs_path_checked(path, sizeof path, dir, "render.sh", err, errlen) || !(sh = fs_out_open(path, err, errlen)))
         goto out;
     fprintf(sh, "#!/bin/sh\n# Renders the charts of run ");
     for (const char *s = r.id; *s; s++)   /* a line break in the name would start a command */

@@ -40,10 +40,12 @@ void fs_variants_markdown(FILE *f)
  * beside the change the document reports for the same step. */
 static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
 {
-    char l[160], a[64];
+    char l[160], a[64], id[512], gpu[256], date[16], tl[256];
     fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
-    fprintf(f, "Run `%s` on the %s, %.10s; %s (document 000's configuration).\n\n", r->id,
-            *fsr_dev(r, "name") ? fsr_dev(r, "name") : "GPU", fsr_dev(r, "date"), l);
+    snprintf(date, sizeof date, "%.10s", fsr_dev(r, "date"));
+    fprintf(f, "Run `%s` on the %s, %s; %s (document 000's configuration).\n\n", fsr_md_text(r->id, id, sizeof id),
+            *fsr_dev(r, "name") ? fsr_md_text(fsr_dev(r, "name"), gpu, sizeof gpu) : "GPU",
+            fsr_md_text(date, tl, sizeof tl), fsr_md_text(l, a, sizeof a));
     static const char *const h[] = {"variant", "time (µs)", "TFLOP/s", "change against the previous step",
                                     "document 000's change (from its printed times)",
                                     "registers", "theoretical occupancy (%)"};

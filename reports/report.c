@@ -3,8 +3,13 @@
  * reports/peers.csv. */
 #include "report.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "alloc.h"
 #include "change.h"
 #include "inside.h"
 #include "metrics.h"
@@ -114,20 +119,23 @@ static void configs_section(FILE *f, const fsr_run *r)
     }
     fprintf(f, "\nMode cold: the L2 is flushed before every timed repetition and every profiled pass; "
                "hot: it is not. Times are medians of CUDA-event timings with the profiler off.\n");
-    /* What the counters cost: it grows with rows x passes. */
-    double seconds = 0;
-    int rows = 0, passes = 0;
+    /* What the counters cost: it grows with rows x passes. A row's seconds
+     * and passes count where both are in range. */
+    double seconds = 0, passes = 0;
+    int rows = 0;
     for (int i = 0; i < r->res.nrows; i++) {
-        double s = fs_table_num(&r->res, i, "profile_s"), n = fs_table_num(&r->res, i, "profile_passes");
-        if (isfinite(s) && isfinite(n)) {
+        double s = fs_table_num_in(&r->res, i, "profile_s", 0, HUGE_VAL);
+        int n = fs_table_int(&r->res, i, "profile_passes");
+        if (!isnan(s) && n >= 0) {
             seconds += s;
-            passes += (int)n;
+            passes += n;
             rows++;
         }
     }
+    char a[64], b[64];
     if (rows)
-        fprintf(f, "Collecting the counters took %.2f s over %d rows and %d replay passes (%.0f ms a pass).\n",
-                seconds, rows, passes, 1e3 * seconds / passes);
+        fprintf(f, "Collecting the counters took %s s over %d rows and %.0f replay passes (%s ms a pass).\n",
+                fsr_fmt(seconds, 2, a, sizeof a), rows, passes, fsr_fmt(1e3 * seconds / passes, 0, b, sizeof b));
     fprintf(f, "\n");
 }
 
@@ -137,9 +145,9 @@ static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
     fs_problem p = fsr_problem(c);
     fs_model m;
     fs_model_eval(&p, fs_step(1), mma, copy, &m);
-    char l[700], a[64];
+    char l[700], a[64], t[800];
     fsr_primary_label(r, l, sizeof l);
-    fprintf(f, "## Analytic model (%s)\n\n", l);
+    fprintf(f, "## Analytic model (%s)\n\n", fsr_md_text(l, t, sizeof t));
     fprintf(f, "- Useful FLOPs (4·B·Hq·N²·D%s): %.2f GFLOP.\n", c->causal ? ", halved for causal" : "",
             m.flop_useful * 1e-9);
     const double q = 2.0 * c->batch * c->heads_q * c->seq * c->head_dim, kv = 2.0 * c->batch * c->heads_kv * c->seq * c->head_dim;
@@ -217,7 +225,8 @@ static void empty_cell_notes(FILE *f, const fsr_run *r, const int *rows, int n)
     }
     for (int j = 0; j < nl; j++) {
         const char *note = fsr_cell(r, listed[j], "metrics_note");
-        fprintf(f, "- – : not measured%s%s%s (variants", *note ? ": " : "", note,
+        char t[1024];
+        fprintf(f, "- – : not measured%s%s%s (variants", *note ? ": " : "", fsr_md_text(note, t, sizeof t),
                 *note ? "" : " (no reason recorded; this run's metric table may lack the column)");
         for (int i = 0; i < n; i++)
             if (fsr_ok(r, rows[i]) && !strcmp(fsr_cell(r, rows[i], "metrics_note"), note))
@@ -232,9 +241,9 @@ static void empty_cell_notes(FILE *f, const fsr_run *r, const int *rows, int n)
 
 static void summary_section(FILE *f, const fsr_run *r, int cfg)
 {
-    char l[160];
+    char l[160], t[256];
     fsr_config_label(&r->cfgs[cfg], l, sizeof l);
-    fprintf(f, "## Summary: %s\n\n", l);
+    fprintf(f, "## Summary: %s\n\n", fsr_md_text(l, t, sizeof t));
     const char *h[3 + NSUMMARY] = {"variant", "title", "status"};
     for (int k = 0; k < NSUMMARY; k++)
         h[3 + k] = fsr_roles[summary_roles[k]].label;
@@ -269,6 +278,9 @@ static void counters_section(FILE *f, const fsr_run *r)
                *l2wcol = r->role_col[FSR_L2][1];
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS), fused = 0;
     double rd[2] = {INFINITY, -INFINITY}, wr[2] = {INFINITY, -INFINITY}, l2w[2] = {INFINITY, -INFINITY};
+    char l2s[48] = "L2"; /* "60.0 MB L2", or "L2" where device.csv does not say */
+    if (!isnan(l2))
+        snprintf(l2s, sizeof l2s, "%.1f MB L2", l2);
     for (int i = 0; i < n; i++) {
         const fs_variant *v = fs_step(fsr_number(r, rows[i]));
         fs_plan pl;
@@ -295,12 +307,12 @@ static void counters_section(FILE *f, const fsr_run *r)
                 rd[0], rd[1], rcol, q + kv + q, q + kv, q);
         if (rd[1] < 1.05 * (q + kv))
             fprintf(f, "The reads are that compulsory %.2f MB: each K/V tile comes from DRAM once and every later "
-                       "query block that needs it hits in the %.1f MB L2, which holds all of K and V (%.2f MB). ",
-                    q + kv, l2, kv);
+                       "query block that needs it hits in the %s, which holds all of K and V (%.2f MB). ",
+                    q + kv, l2s, kv);
         else
-            fprintf(f, "The reads are %.1f to %.1f times the compulsory %.2f MB: K/V tiles leave the %.1f MB L2 "
+            fprintf(f, "The reads are %.1f to %.1f times the compulsory %.2f MB: K/V tiles leave the %s "
                        "before every query block that needs them has read them, and come from DRAM again. ",
-                    rd[0] / (q + kv), rd[1] / (q + kv), q + kv, l2);
+                    rd[0] / (q + kv), rd[1] / (q + kv), q + kv, l2s);
         if (wr[1] < 0.01 * q)
             fprintf(f, "O is written, yet DRAM writes read %.0f to %.0f bytes (%s): the stores reach L2 (%.2f to "
                        "%.2f MB of L2 writes from the SMs, %s x 32 B), and L2 writes a dirty line back to DRAM only "
@@ -315,8 +327,9 @@ static void counters_section(FILE *f, const fsr_run *r)
     for (int i = 0; i < n; i++) {
         const fs_variant *v = fs_step(fsr_number(r, rows[i]));
         fs_plan pl;
-        char lab[96];
-        fsr_variant_label(r, rows[i], lab, sizeof lab);
+        char name[96], lab[160];
+        fsr_variant_label(r, rows[i], name, sizeof name);
+        fsr_md_text(name, lab, sizeof lab);
         if (!v || !fsr_ok(r, rows[i]) || v->plan(&p, &pl))
             continue;
         double w = fsr_value(r, rows[i], FSR_DRAM_WRITE), ot = fsr_value(r, rows[i], FSR_OCC_T),
@@ -324,8 +337,8 @@ static void counters_section(FILE *f, const fsr_run *r)
         if (pl.workspace_bytes * 1e-6 > l2 && w > q) {
             said++;
             fprintf(f, "- Why does %s write %.1f MB to DRAM (%s)? Its workspace, the N x N score matrix, is "
-                       "%.1f MB, larger than the %.1f MB L2: its lines are evicted, and written back, while its "
-                       "kernels still run.\n", lab, w, wcol, pl.workspace_bytes * 1e-6, l2);
+                       "%.1f MB, larger than the %s: its lines are evicted, and written back, while its "
+                       "kernels still run.\n", lab, w, wcol, pl.workspace_bytes * 1e-6, l2s);
         }
         if (pl.launches > 1 && oa > ot) {
             said++;
@@ -428,29 +441,55 @@ static void peers_section(FILE *f, const fsr_run *r, const fs_table *peers)
     fprintf(f, any ? "\n" : "No configuration of this run matches a peer measurement.\n\n");
 }
 
-static void sass_section(FILE *f, const fsr_run *r)
+/* The static instruction mix of the steps of the primary configuration,
+ * read from sass.txt before the report is written; n -1: the run has none. */
+typedef struct {
+    char arch[32], archs[256];
+    int n;
+    fss_mix mix[MAX_MIX];
+} sass_mix;
+
+static int read_mix(const fsr_run *r, sass_mix *m, char *err, size_t errlen)
 {
-    char path[1200], arch[32], archs[256];
-    int major = 0, minor = 0;
-    sscanf(fsr_dev(r, "cc"), "%d.%d", &major, &minor);
-    snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
-    snprintf(path, sizeof path, "%s/sass.txt", r->dir);
-    fprintf(f, "## Static instruction mix (%s)\n\n", arch);
+    char path[FS_PATH_MAX];
+    /* "9.0": sm_90; a compute capability out of range: sm_00, no code of it. */
+    const char *cc = fsr_dev(r, "cc");
+    char *end;
+    long major = isdigit((unsigned char)*cc) ? strtol(cc, &end, 10) : -1,
+         minor = major >= 0 && *end == '.' && isdigit((unsigned char)end[1]) ? strtol(end + 1, &end, 10) : -1;
+    if (major < 0 || major > 99 || minor < 0 || minor > 9 || *end)
+        major = minor = 0;
+    snprintf(m->arch, sizeof m->arch, "sm_%ld%ld", major, minor);
+    m->n = -1;
+    struct stat st;
+    if (fs_path_checked(path, sizeof path, r->dir, "sass.txt", err, errlen))
+        return -1;
+    if (stat(path, &st) && errno == ENOENT)
+        return 0;
     /* The instance each step of the primary configuration ran. */
     fss_instance inst[MAX_MIX];
     int rows[MAX_MIX], ninst = 0, nrows = fsr_rows(r, r->primary, rows, MAX_MIX);
     for (int i = 0; i < nrows && ninst < MAX_MIX; i++)
         ninst += fss_row_instance(&r->res, rows[i], &inst[ninst]);
-    fss_mix mix[MAX_MIX];
-    int n = fss_read(path, arch, inst, ninst, mix, MAX_MIX, archs, sizeof archs);
+    m->n = fss_read(path, m->arch, inst, ninst, m->mix, MAX_MIX, m->archs, sizeof m->archs, err, errlen);
+    return m->n < 0 ? -1 : 0;
+}
+
+static void sass_section(FILE *f, const fsr_run *r, const sass_mix *m)
+{
+    const char *arch = m->arch;
+    const fss_mix *mix = m->mix;
+    const int n = m->n;
+    fprintf(f, "## Static instruction mix (%s)\n\n", arch);
     if (n < 0) {
         fprintf(f, "No sass.txt in this run folder: no instruction mix (a run cuts it from the "
                    "per-variant dumps that `make` writes when cuobjdump is on PATH).\n\n");
         return;
     }
     if (n == 0) {
+        char t[512];
         fprintf(f, "sass.txt holds no fsNN_ kernel for %s (architectures found: %s).\n\n", arch,
-                *archs ? archs : "none");
+                *m->archs ? fsr_md_text(m->archs, t, sizeof t) : "none");
         return;
     }
     fprintf(f, "Instructions in the machine code (static counts, not executed counts) of each variant's "
@@ -488,6 +527,63 @@ static void sass_section(FILE *f, const fsr_run *r)
     fprintf(f, "\n");
 }
 
+/* A peer's row by its backend, then by its place in the file. */
+typedef struct {
+    const char *backend;
+    int row;
+} by_backend;
+
+static int backend_cmp(const void *x, const void *y)
+{
+    const by_backend *a = x, *b = y;
+    int c = strcmp(a->backend, b->backend);
+    return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+static int first_row_cmp(const void *x, const void *y)
+{
+    const by_backend *a = *(const by_backend *const *)x, *b = *(const by_backend *const *)y;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+/* The peers' rows of the sweep's table: a row a backend, in the order of
+ * their first rows, its time at each N that of its last row there. One sort,
+ * then each row of peers.csv once per N. */
+static void sweep_peers(FILE *f, const fsr_run *r, const fs_table *peers, const int *cfgs, int nc)
+{
+    const int n = peers->nrows;
+    by_backend *rows = fs_alloc_zero((size_t)n, sizeof *rows), **first = fs_alloc_zero((size_t)n, sizeof *first);
+    for (int i = 0; i < n; i++)
+        rows[i] = (by_backend){fs_table_get(peers, i, "backend"), i};
+    qsort(rows, (size_t)n, sizeof *rows, backend_cmp);
+    int nb = 0;
+    for (int i = 0; i < n; i++)
+        if (!i || strcmp(rows[i].backend, rows[i - 1].backend))
+            first[nb++] = &rows[i];
+    qsort(first, (size_t)nb, sizeof *first, first_row_cmp);
+    for (int b = 0; b < nb; b++) {
+        double t[256];
+        int found = 0;
+        for (int k = 0; k < nc; k++)
+            t[k] = NAN;
+        for (const by_backend *p = first[b]; p < rows + n && !strcmp(p->backend, first[b]->backend); p++)
+            for (int k = 0; k < nc; k++)
+                if (fsr_peer_matches(r, peers, p->row, &r->cfgs[cfgs[k]]) && !isnan(fs_table_num(peers, p->row, "time_s"))) {
+                    t[k] = fs_table_num(peers, p->row, "time_s") * 1e6;
+                    found = 1;
+                }
+        if (!found)
+            continue;
+        md_row(f);
+        md_cellf(f, "%s (external)", first[b]->backend);
+        for (int k = 0; k < nc; k++)
+            md_num(f, t[k], 1);
+        md_end(f);
+    }
+    free(first);
+    free(rows);
+}
+
 static void sweep_section(FILE *f, const fsr_run *r, const fs_table *peers)
 {
     int cfgs[256], nc = fsr_seq_sweep(r, r->primary, cfgs, 256);
@@ -516,31 +612,8 @@ static void sweep_section(FILE *f, const fsr_run *r, const fs_table *peers)
             md_end(f);
         }
         /* Peers by backend, where they measured these shapes. */
-        for (int i = 0; g == 0 && i < peers->nrows; i++) {
-            int first = 1;
-            for (int j = 0; j < i; j++)
-                first &= strcmp(fs_table_get(peers, j, "backend"), fs_table_get(peers, i, "backend")) != 0;
-            if (!first)
-                continue;
-            double t[256];
-            int found = 0;
-            for (int k = 0; k < nc; k++) {
-                t[k] = NAN;
-                for (int j = 0; j < peers->nrows; j++)
-                    if (!strcmp(fs_table_get(peers, j, "backend"), fs_table_get(peers, i, "backend")) &&
-                        fsr_peer_matches(r, peers, j, &r->cfgs[cfgs[k]]) && !isnan(fs_table_num(peers, j, "time_s"))) {
-                        t[k] = fs_table_num(peers, j, "time_s") * 1e6;
-                        found = 1;
-                    }
-            }
-            if (!found)
-                continue;
-            md_row(f);
-            md_cellf(f, "%s (external)", fs_table_get(peers, i, "backend"));
-            for (int k = 0; k < nc; k++)
-                md_num(f, t[k], 1);
-            md_end(f);
-        }
+        if (g == 0)
+            sweep_peers(f, r, peers, cfgs, nc);
         fprintf(f, "\n");
     }
 }
@@ -588,13 +661,15 @@ static void glossary_section(FILE *f, const fsr_run *r)
 /* ---- entry points ---- */
 
 static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const fs_table *peers,
-                        const fsr_inside *in)
+                        const fsr_inside *in, const sass_mix *mix)
 {
-    fprintf(f, "# flashstudy run %s\n\n", r->id);
+    char id[512];
+    fsr_md_text(r->id, id, sizeof id);
+    fprintf(f, "# flashstudy run %s\n\n", id);
     fprintf(f, "FlashAttention-2 forward, one CUDA variant per step of document 000's optimisation log; "
                "every variant validated before it was timed. Charts: plots/%s/. Document 000 is post 000 of the "
                "series 从零开始写Qwen3 (README.md, \"The source\"). Bytes are decimal throughout, as the counters "
-               "and document 000's measurements count them: kB = 10³, MB = 10⁶, GB = 10⁹ bytes.\n\n", r->id);
+               "and document 000's measurements count them: kB = 10³, MB = 10⁶, GB = 10⁹ bytes.\n\n", id);
     fsr_steps_contents(f, r);
     device_section(f, r);
     configs_section(f, r);
@@ -611,7 +686,7 @@ static int write_report(FILE *f, const fsr_run *r, const fs_table *seed, const f
     sweep_section(f, r, peers);
     fsr_peers_section(f, r);
     peers_section(f, r, peers);
-    sass_section(f, r);
+    sass_section(f, r, mix);
     glossary_section(f, r);
     return 0;
 }
@@ -632,22 +707,33 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
         fs_table_free(&seed);
         return -1;
     }
-    if (fsr_inside_load(&in, run_dir, err, errlen)) {
+    /* Every input is read before the output is opened: one that cannot be
+     * read leaves an earlier report as it was. */
+    sass_mix mix;
+    if (fsr_inside_load(&in, &r, err, errlen)) {
         fsr_free(&r);
         fs_table_free(&seed);
         fs_table_free(&peers);
         return -1;
     }
-    char path[1200];
-    if (out_md)
-        snprintf(path, sizeof path, "%s", out_md);
-    else
-        snprintf(path, sizeof path, "reports/%s.md", r.id);
+    if (read_mix(&r, &mix, err, errlen)) {
+        fsr_free(&r);
+        fs_table_free(&seed);
+        fs_table_free(&peers);
+        fsr_inside_free(&in);
+        return -1;
+    }
+    char path[FS_PATH_MAX], name[300];
+    snprintf(name, sizeof name, "%s.md", r.id);
     int rc = -1;
     /* The default folder is made where missing (a working folder of one's own). */
-    FILE *f = out_md || !fsr_mkdirs("reports", err, errlen) ? fs_out_open(path, err, errlen) : NULL;
+    FILE *f = !(out_md ? fs_path_checked(path, sizeof path, out_md, NULL, err, errlen)
+                       : fs_path_checked(path, sizeof path, "reports", name, err, errlen) ||
+                             fsr_mkdirs("reports", err, errlen))
+                  ? fs_out_open(path, err, errlen)
+                  : NULL;
     if (f) {
-        write_report(f, &r, &seed, &peers, &in);
+        write_report(f, &r, &seed, &peers, &in, &mix);
         rc = fs_out_commit(f, err, errlen);
     }
     if (!rc)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "metrics.h"
 #include "results.h"
+#include "alloc.h"
 #include "fail.h"
 
 const fsr_role fsr_roles[FSR_ROLES] = {
@@ -26,25 +27,18 @@ const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_L2] = {"l2_bytes", "L2 bytes (MB)", 1, 32e-6,
                 {"@lts__t_sectors_srcunit_tex_op_read.sum", "@lts__t_sectors_srcunit_tex_op_write.sum"}},
     [FSR_L2_READ] = {"l2_read_bytes", "L2 reads (MB)", 1, 32e-6, {"@lts__t_sectors_srcunit_tex_op_read.sum"}},
-    [FSR_L2_HIT] = {"l2_hit", "L2 hit rate (%)", 1, 1, {"@lts__t_sector_hit_rate.pct"}},
+    [FSR_L2_HIT] = {"l2_hit", "L2 hit rate (%)", 1, 1, {"@lts__t_sector_hit_rate.pct"}, 1},
     [FSR_INST] = {"inst", "instructions (M warp)", 2, 1e-6, {"@smsp__inst_executed.sum"}},
     [FSR_REGS] = {"registers", "registers", 0, 1, {"registers"}},
     [FSR_SMEM] = {"smem_per_block", "shared memory (kB)", 1, 1e-3, {"smem_static_bytes", "smem_dynamic_bytes"}},
-    [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}},
-    [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}},
+    [FSR_OCC_T] = {"occupancy_theoretical", "theoretical occupancy (%)", 1, 1, {"occupancy_theoretical_pct"}, 1},
+    [FSR_OCC_A] = {"occupancy_achieved", "achieved occupancy (%)", 1, 1, {"@sm__warps_active.avg.pct_of_peak_sustained_active"}, 1},
     [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__inst_executed_op_branch.sum"}},
-    [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}},
+    [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}, 1},
     [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MB)", 1, 1e-6, {"peak_mem_bytes"}},
 };
 
 /* ---- loading ---- */
-
-/* A whole number from 0 to INT_MAX; -1 otherwise (empty, a fraction, 1e300). */
-static int cell_int(const fs_table *t, int row, const char *col)
-{
-    double x = fs_table_num(t, row, col);
-    return x >= 0 && x <= INT_MAX && x == floor(x) ? (int)x : -1;
-}
 
 /* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`;
  * dtype holds a type's name, its index here (-1: none). */
@@ -52,17 +46,18 @@ static int shape_cell(const fs_table *t, int row, const char *col)
 {
     if (!strcmp(col, "dtype"))
         return fs_dtype_find(fs_table_get(t, row, col) ? fs_table_get(t, row, col) : "");
-    return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? cell_int(t, row, "tile")
-                                                                                   : cell_int(t, row, col);
+    return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? fs_table_int(t, row, "tile")
+                                                                                   : fs_table_int(t, row, col);
 }
 
 /* A step's number from its id: "08_const_strides", or "08" and "8" of the
- * older schemas; -1 for anything else. */
+ * older schemas; -1 for anything else. INT_MAX is no step's: the peers'
+ * place in the order of a configuration's rows. */
 static int step_number(const char *id)
 {
     char *end;
     long n = isdigit((unsigned char)*id) ? strtol(id, &end, 10) : -1;
-    return n >= 0 && n <= INT_MAX && (!*end || *end == '_') ? (int)n : -1;
+    return n >= 0 && n < INT_MAX && (!*end || *end == '_') ? (int)n : -1;
 }
 
 const char *fsr_key(const char *variant, char *buf, size_t len)
@@ -148,16 +143,7 @@ static void resolve_roles(fsr_run *r)
         }
 }
 
-/* A row as index_rows sorts them. */
-typedef struct {
-    fsr_config c;
-    int number, row;   /* a peer's number is INT_MAX: peers come after the steps */
-    const char *id;    /* a peer's name; NULL for a step */
-} keyed;
-
-/* Configuration, then the variant (steps by number, peers by name); two keys
- * equal in both are the same variant. */
-static int variant_cmp(const keyed *a, const keyed *b)
+int fsr_place_cmp(const fsr_place *a, const fsr_place *b)
 {
     int c = config_cmp(&a->c, &b->c);
     if (!c)
@@ -167,11 +153,50 @@ static int variant_cmp(const keyed *a, const keyed *b)
     return c;
 }
 
+void fsr_row_place(const fsr_run *r, const fs_table *t, int row, fsr_place *p)
+{
+    const char *v = fs_table_get(t, row, "variant");
+    fsr_row_config(r, t, row, &p->c);
+    p->number = step_number(v ? v : "");
+    p->id = p->number < 0 ? (v ? v : "") : NULL;
+    if (p->number < 0)
+        p->number = INT_MAX;
+}
+
+void fsr_result_place(const fsr_run *r, int row, fsr_place *p)
+{
+    p->c = r->cfgs[r->cfg_of_row[row]];
+    p->number = r->number[row];
+    p->id = r->peer[row] ? fsr_cell(r, row, "variant") : NULL;
+}
+
+/* A row as index_rows sorts them: by place, then by row. */
+typedef struct {
+    fsr_place p;
+    int row;
+} keyed;
+
 static int keyed_cmp(const void *x, const void *y)
 {
     const keyed *a = x, *b = y;
-    int c = variant_cmp(a, b);
+    int c = fsr_place_cmp(&a->p, &b->p);
     return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+void fsr_sort_rows(const fsr_run *r, fs_table *t)
+{
+    keyed *k = fs_alloc_zero((size_t)t->nrows, sizeof *k);
+    int *order = fs_alloc_zero((size_t)t->nrows, sizeof *order);
+    for (int j = 0; j < t->nrows; j++) {
+        fsr_row_place(r, t, j, &k[j].p);
+        k[j].row = j;
+    }
+    qsort(k, (size_t)t->nrows, sizeof *k, keyed_cmp);
+    for (int j = 0; j < t->nrows; j++)
+        order[j] = k[j].row;
+    fs_table_reorder(t, order);
+    free(order);
+    free(k);
 }
 
 /* A configuration's run of rows in the sorted keys. */
@@ -207,20 +232,30 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        fsr_config *c = &key[i].c;
+        fsr_config *c = &key[i].p.c;
         fsr_row_config(r, &r->res, i, c);
         key[i].row = i;
         /* The kind column, or for an older run none: it had steps only. */
         const char *kind = fs_table_get(&r->res, i, "kind");
         r->peer[i] = kind && !strcmp(kind, "peer");
-        key[i].number = r->peer[i] ? INT_MAX : step_number(fsr_cell(r, i, "variant"));
-        key[i].id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
+        key[i].p.number = r->peer[i] ? INT_MAX : step_number(fsr_cell(r, i, "variant"));
+        key[i].p.id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
         if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
-            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].number < 0 || (kind && strcmp(kind, "step") &&
-            !r->peer[i]) || (r->peer[i] && !*fsr_cell(r, i, "variant"))) {
+            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].p.number < 0 || (kind && strcmp(kind, "step") &&
+            !r->peer[i]) || (r->peer[i] && (!*fsr_cell(r, i, "variant") || step_number(fsr_cell(r, i, "variant")) >= 0))) {
             fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, causal, bm "
                     "and bn must be whole numbers (all but causal positive) up to %d, dtype fp16 or bf16, kind "
-                    "step or peer, a step's variant its number and slug and a peer's its name", path, i + 1, INT_MAX);
+                    "step or peer, a step's variant its number and slug and a peer's its name (not a number)",
+                    path, i + 1, INT_MAX);
+            goto out;
+        }
+        /* The shapes a run could have measured (cli/options.c): strides and
+         * sizes then fit in a long long (fsr_problem). */
+        const double bytes = 2.0 * c->batch * (c->heads_q > c->heads_kv ? c->heads_q : c->heads_kv) * c->seq * c->head_dim;
+        if (bytes > FS_TENSOR_MAX_BYTES) {
+            fs_fail(err, errlen, "%s/results.csv row %d: B=%d N=%d Hq=%d Hkv=%d D=%d makes a tensor of %.3g TB, more than "
+                    "the %.3g TB a run measures", path, i + 1, c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim,
+                    bytes / 1e12, FS_TENSOR_MAX_BYTES / 1e12);
             goto out;
         }
         double t = fs_table_num(&r->res, i, "time_median_s");
@@ -229,14 +264,14 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
                     "positive time", path, i + 1, fs_table_get(&r->res, i, "time_median_s"));
             goto out;
         }
-        r->number[i] = key[i].number;
+        r->number[i] = key[i].p.number;
     }
     qsort(key, (size_t)n, sizeof *key, keyed_cmp);
     for (int j = 0; j < n; j++) {
-        if (j && !config_cmp(&key[j].c, &key[j - 1].c)) {
-            if (!variant_cmp(&key[j], &key[j - 1])) {
+        if (j && !config_cmp(&key[j].p.c, &key[j - 1].p.c)) {
+            if (!fsr_place_cmp(&key[j].p, &key[j - 1].p)) {
                 char l[160];
-                fsr_config_label(&key[j].c, l, sizeof l);
+                fsr_config_label(&key[j].p.c, l, sizeof l);
                 char id[256];
                 fs_fail(err, errlen, "%s/results.csv rows %d and %d are both variant %s at %s: a run "
                         "measures each once (were two files joined?)", path, key[j - 1].row + 1,
@@ -254,7 +289,7 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
     qsort(g, (size_t)ng, sizeof *g, group_cmp);
     for (int k = 0, o = 0; k < ng; k++) {
         r->cfg_sorted[g[k].pos] = k;
-        r->cfgs[k] = key[g[k].start].c;
+        r->cfgs[k] = key[g[k].start].p.c;
         r->cfg_first[k] = o;
         for (int j = g[k].start; j < g[k].start + g[k].len; j++) {
             r->order[o++] = key[j].row;
@@ -315,12 +350,12 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
     const char *base = strrchr(r->dir, '/');
     snprintf(r->id, sizeof r->id, "%.255s", base ? base + 1 : r->dir);
 
-    char path[1200];
+    char path[FS_PATH_MAX];
     struct stat st;
     if (stat(r->dir, &st) || !S_ISDIR(st.st_mode))
         return fs_fail(err, errlen, "%s is not a run folder (no such directory)", r->dir);
-    snprintf(path, sizeof path, "%s/results.csv", r->dir);
-    if (fs_table_read(path, 1, &r->res, err, errlen))
+    if (fs_path_checked(path, sizeof path, r->dir, "results.csv", err, errlen) ||
+        fs_table_read(path, 1, &r->res, err, errlen))
         return -1;
     const int old_layout = fs_table_col(&r->res, "tile") >= 0;
     for (int c = 0; c < FS_COL_COUNT; c++)
@@ -339,8 +374,8 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         fs_table_free(&r->res);
         return fs_fail(err, errlen, "%s has a header but no rows: the run measured nothing", path);
     }
-    snprintf(path, sizeof path, "%s/device.csv", r->dir);
-    if (fs_table_read(path, 0, &r->dev, err, errlen)) {
+    if (fs_path_checked(path, sizeof path, r->dir, "device.csv", err, errlen) ||
+        fs_table_read(path, 0, &r->dev, err, errlen)) {
         fs_table_free(&r->res);
         return -1;
     }
@@ -391,13 +426,13 @@ double fsr_value(const fsr_run *r, int row, int role)
             continue;
         if (!r->role_col[role][s][0])
             return NAN;
-        double x = fs_table_num(&r->res, row, r->role_col[role][s]);
+        double x = fs_table_num_in(&r->res, row, r->role_col[role][s], 0, fsr_roles[role].share ? FSR_PCT_MAX : HUGE_VAL);
         if (isnan(x))
             return NAN;
         sum += x;
         any = 1;
     }
-    return any ? sum * fsr_roles[role].scale : NAN;
+    return any && isfinite(sum) ? sum * fsr_roles[role].scale : NAN;
 }
 
 int fsr_has_role(const fsr_run *r, int role)
@@ -419,7 +454,7 @@ double fsr_dev_num_at(const fsr_run *r, int dev, const char *key)
     const char *s = fsr_dev_at(r, dev, key);
     char *end;
     double x = strtod(s, &end);
-    return *s && !*end ? x : NAN;
+    return *s && !*end && isfinite(x) && x >= 0 ? x : NAN;
 }
 
 const char *fsr_dev(const fsr_run *r, const char *key) { return fsr_dev_at(r, r->primary_dev, key); }
@@ -502,11 +537,19 @@ int fsr_find_row(const fsr_run *r, int cfg, int number)
 
 int fsr_find_id(const fsr_run *r, int cfg, const char *id)
 {
-    char buf[256];
-    for (int j = r->cfg_first[cfg]; j < r->cfg_first[cfg + 1]; j++)
-        if (!strcmp(fsr_id(r, r->order[j], buf, sizeof buf), id))
-            return r->order[j];
-    return -1;
+    const int number = step_number(id);
+    if (number >= 0)
+        return fsr_find_row(r, cfg, number);
+    /* A peer: after the steps, by name (index_rows). */
+    int lo = place(r, cfg, INT_MAX), hi = r->cfg_first[cfg + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(fsr_cell(r, r->order[mid], "variant"), id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->cfg_first[cfg + 1] && !strcmp(fsr_cell(r, r->order[lo], "variant"), id) ? r->order[lo] : -1;
 }
 
 int fsr_find_config(const fsr_run *r, const fsr_config *c)
@@ -672,8 +715,9 @@ int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_c
 
 int fsr_mkdirs(const char *path, char *err, size_t errlen)
 {
-    char p[1024];
-    snprintf(p, sizeof p, "%s", path);
+    char p[FS_PATH_MAX];
+    if (fs_path_checked(p, sizeof p, path, NULL, err, errlen) || fs_links_owned(p, err, errlen))
+        return -1;
     for (char *s = p + 1;; s++) {
         if (*s == '/' || !*s) {
             char c = *s;

@@ -28,7 +28,11 @@ typedef struct {
     /* The sum of these results.csv columns; "@name" is the metric whose CUPTI
      * name is `name`, its column looked up in fs_metrics_default. */
     const char *src[2];
+    int share;             /* a share of the whole, in %: FSR_PCT_MAX at most */
 } fsr_role;
+/* The most a measured percentage may read: sampled counters overshoot 100
+ * a little (a timeline's sm_active_pct reached 103.8%); 250% is no measure. */
+#define FSR_PCT_MAX 110.0
 extern const fsr_role fsr_roles[FSR_ROLES];
 
 /* A configuration: the mode and the problem's fields of core/shape.h; in a
@@ -41,7 +45,7 @@ typedef struct {
 } fsr_config;
 
 typedef struct {
-    char dir[1024], id[256];
+    char dir[FS_PATH_MAX], id[256];
     fs_table res, dev;               /* results.csv; device.csv, one row per GPU */
     int *dev_of_row;                 /* row -> its device's row in dev */
     int primary_dev;                 /* the device of the primary configuration's first row */
@@ -65,11 +69,13 @@ typedef struct {
 int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen);
 void fsr_free(fsr_run *r);
 
-double fsr_value(const fsr_run *r, int row, int role);   /* NAN when not measured */
+/* NAN when not measured or out of range: every quantity is 0 or more, a
+ * share FSR_PCT_MAX at most. */
+double fsr_value(const fsr_run *r, int row, int role);
 int fsr_has_role(const fsr_run *r, int role);             /* any row has a value */
 /* device.csv's column `key` of device row dev; "" (NAN) when absent. */
 const char *fsr_dev_at(const fsr_run *r, int dev, const char *key);
-double fsr_dev_num_at(const fsr_run *r, int dev, const char *key);
+double fsr_dev_num_at(const fsr_run *r, int dev, const char *key); /* NAN when absent, not finite or negative */
 /* The same of the primary device, the one of the primary configuration. */
 const char *fsr_dev(const fsr_run *r, const char *key);
 double fsr_dev_num(const fsr_run *r, const char *key);
@@ -94,7 +100,9 @@ int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);
 int fsr_find_row(const fsr_run *r, int cfg, int number);  /* a step's row; -1 if absent */
-int fsr_find_id(const fsr_run *r, int cfg, const char *id); /* any variant's row; -1 if absent */
+/* Any variant's row by fsr_id's key ("08", "cublas"); -1 if absent. A binary
+ * search, as fsr_find_row and fsr_find_config. */
+int fsr_find_id(const fsr_run *r, int cfg, const char *id);
 int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if absent */
 int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
 fsr_config fsr_log_config(void);                          /* that configuration, mode cold */
@@ -103,6 +111,23 @@ int fsr_same_config(const fsr_config *a, const fsr_config *b);
  * results.csv's mode, shape and device columns (results.csv, and the
  * inside views' files). */
 void fsr_row_config(const fsr_run *r, const fs_table *t, int row, fsr_config *c);
+/* Where a row stands in a run's order (order, cfg_first): its
+ * configuration, then its variant, a step by its number, a peer by its name
+ * after the steps. Two rows of one place are of one variant at one
+ * configuration. */
+typedef struct {
+    fsr_config c;
+    int number;        /* a step's; INT_MAX for a peer */
+    const char *id;    /* a peer's name; NULL for a step */
+} fsr_place;
+int fsr_place_cmp(const fsr_place *a, const fsr_place *b);
+/* The place of row `row` of a table with results.csv's variant, mode and
+ * shape columns (the inside views' files) of r's folder; of results row `row` of r. */
+void fsr_row_place(const fsr_run *r, const fs_table *t, int row, fsr_place *p);
+void fsr_result_place(const fsr_run *r, int row, fsr_place *p);
+/* t's rows (such a table's) in place order, rows of one place in their
+ * order: those of a results row are then found by binary search. */
+void fsr_sort_rows(const fsr_run *r, fs_table *t);
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
 enum {

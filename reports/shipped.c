@@ -8,37 +8,56 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fail.h"
+#include "files.h"
+
+/* The folders that may hold the data: beside the executable
+ * (PREFIX/bin/flashstudy: PREFIX/share/flashstudy), then the source tree. */
+static int data_dirs(char dirs[2][FS_PATH_MAX])
+{
+    int n = 0;
+    char exe[FS_PATH_MAX], *slash;
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++)
+            *slash = '\0';
+        n = !fs_path(dirs[0], FS_PATH_MAX, exe, "share/flashstudy");   /* "" for /bin: /share/flashstudy */
+    }
+#ifdef FS_SOURCE_DIR
+    n += !fs_path(dirs[n], FS_PATH_MAX, FS_SOURCE_DIR, NULL);
+#endif
+    return n;
+}
+
+int fsr_data_path(const char *rel, char *buf, size_t len, char *err, size_t errlen)
+{
+    char dirs[2][FS_PATH_MAX];
+    const int n = data_dirs(dirs);
+    struct stat st;
+    for (int i = 0; i < n; i++)
+        if (!fs_path(buf, len, dirs[i], rel) && !stat(buf, &st) && S_ISREG(st.st_mode))
+            return 0;
+    if (n)
+        fs_path(buf, len, dirs[0], rel);
+    else if (len)
+        buf[0] = '\0';
+    return fs_fail(err, errlen, "cannot find flashstudy's %s: it is neither in %s/ nor in %s/ (" FSR_DATA_HINT ")",
+                   rel, n ? dirs[0] : "(no folder of the executable)",
+                   n > 1 ? dirs[1] : "(no source tree known to this build)");
+}
 
 const char *fsr_data(const char *rel, char *buf, size_t len)
 {
-    char dir[1024];
-    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    dir[n > 0 ? n : 0] = '\0';
-    struct stat st;
-    /* Two folders up at most: bin/ or build/, then build/tests/. */
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(dir, '/');
-        if (!slash || slash == dir)
-            break;
-        *slash = '\0';
-        if (!(slash = strrchr(dir, '/')))
-            break;
-        static const char *const where[] = {"%.*s/share/flashstudy/%s", "%.*s/%s"};
-        for (int w = 0; w < 2; w++) {
-            snprintf(buf, len, where[w], (int)(slash - dir), dir, rel);
-            if (!stat(buf, &st) && S_ISREG(st.st_mode))
-                return buf;
-        }
-    }
-    snprintf(buf, len, "%s", rel);
+    char err[16];
+    fsr_data_path(rel, buf, len, err, sizeof err);
     return buf;
 }
 
 static int load_side_table(const char *rel, const char *const *cols, fs_table *t, char *err, size_t errlen)
 {
-    char path[1200];
-    if (fs_table_read(fsr_data(rel, path, sizeof path), 0, t, err, errlen))
-        return fs_fail(err + strlen(err), errlen - strlen(err), " (" FSR_DATA_HINT ")");
+    char path[FS_PATH_MAX];
+    if (fsr_data_path(rel, path, sizeof path, err, errlen) || fs_table_read(path, 0, t, err, errlen))
+        return -1;
     for (; *cols; cols++)
         if (fs_table_col(t, *cols) < 0) {
             fs_table_free(t);

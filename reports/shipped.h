@@ -1,6 +1,8 @@
 /* The data files flashstudy ships: the seed's figures, the peers' figures,
  * the chart templates and the variants' sources, found beside the
- * executable wherever the working folder is. */
+ * executable or in the source tree it was built from, wherever the working
+ * folder is, and never in it: a file planted there (a chart template is
+ * run by gnuplot) is not flashstudy's. */
 #ifndef FS_SHIPPED_H
 #define FS_SHIPPED_H
 
@@ -11,12 +13,15 @@
 #define FSR_SEED_FIGURES "reports/seed_figures.csv"
 #define FSR_PEERS "reports/peers.csv"
 #define FSR_DATA_HINT "flashstudy reads its data beside its executable: PREFIX/share/flashstudy/ " \
-                      "when installed, else the source tree that holds the build folder"
+                      "when installed, else the source tree it was built from"
 
-/* The path of a data file of flashstudy (FSR_PEERS, "plots/time.gp"),
- * wherever the working folder is: PREFIX/share/flashstudy/rel beside an
- * installed PREFIX/bin/flashstudy, or rel in the source tree above the build
- * folder (build/flashstudy, build/tests/NAME); rel itself when neither has it. */
+/* The path of a data file of flashstudy (FSR_PEERS, "plots/time.gp"): a
+ * regular file PREFIX/share/flashstudy/rel beside PREFIX/bin/flashstudy, or
+ * rel in the source tree it was built from (FS_SOURCE_DIR, which the
+ * Makefile gives). 0, or -1 with err naming both places. */
+int fsr_data_path(const char *rel, char *buf, size_t len, char *err, size_t errlen);
+/* The same for a caller that names the file it cannot open: buf holds the
+ * first place when neither has rel. */
 const char *fsr_data(const char *rel, char *buf, size_t len);
 
 /* reports/seed_figures.csv and reports/peers.csv, their columns checked.

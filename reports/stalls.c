@@ -16,7 +16,7 @@ static double metric(const fsr_run *r, int row, const char *cupti)
 {
     for (int i = 0; i < fs_metrics_default_count; i++)
         if (!strcmp(fs_metrics_default[i].cupti, cupti))
-            return fs_table_num(&r->res, row, fs_metrics_default[i].column);
+            return fs_table_num_in(&r->res, row, fs_metrics_default[i].column, 0, HUGE_VAL);
     return NAN;
 }
 

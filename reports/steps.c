@@ -102,17 +102,19 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
 {
     const int num = fsr_number(r, row), prev = fsr_previous(r, row);
     const fs_variant *v = fs_step(num);
-    char src[64];
-    fprintf(f, "<a id=\"step-%02d\"></a>\n\n### Step %02d: %s\n\n", num, num, v ? v->title : fsr_cell(r, row, "slug"));
+    char src[256], t[1024], t2[1024];
+    fprintf(f, "<a id=\"step-%02d\"></a>\n\n### Step %02d: %s\n\n", num, num,
+            v ? v->title : fsr_md_text(fsr_cell(r, row, "slug"), t, sizeof t));
     step_intro(f, r, row, fsr_ok(r, row) ? prev : -1, v);
     if (!fsr_ok(r, row)) {
-        fprintf(f, "- Not measured: %s (%s).\n\n", fsr_cell(r, row, "status"), fsr_cell(r, row, "reason"));
+        fprintf(f, "- Not measured: %s (%s).\n\n", fsr_md_text(fsr_cell(r, row, "status"), t, sizeof t),
+                fsr_md_text(fsr_cell(r, row, "reason"), t2, sizeof t2));
         return;
     }
     char pl[96] = "previous";
     if (prev >= 0)
         fsr_variant_label(r, prev, pl, sizeof pl);
-    fprintf(f, "- Against: %s.\n\n", prev >= 0 ? pl : "no earlier variant measured at this configuration");
+    fprintf(f, "- Against: %s.\n\n", prev >= 0 ? fsr_md_text(pl, t, sizeof t) : "no earlier variant measured at this configuration");
 
     /* Time and TFLOP/s, what the seed measured at this step, then whatever
      * else moved; the metrics that did not move are named after the table. */
@@ -207,8 +209,9 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
             continue;
         if (!any_seed++)
             fprintf(f, "Document 000 at this step (its GPU, Triton):\n\n");
-        fprintf(f, "- %s, %s: %s\n", seed_cite(seed, i, src, sizeof src), fs_table_get(seed, i, "kind"),
-                fs_table_get(seed, i, "text"));
+        char kind[64];
+        fprintf(f, "- %s, %s: %s\n", fsr_md_text(seed_cite(seed, i, src, sizeof src), t2, sizeof t2),
+                fsr_md_text(fs_table_get(seed, i, "kind"), kind, sizeof kind), fsr_md_text(fs_table_get(seed, i, "text"), t, sizeof t));
     }
     if (any_seed)
         fprintf(f, "\n");
@@ -240,14 +243,14 @@ void fsr_steps_contents(FILE *f, const fsr_run *r)
 
 void fsr_steps_section(FILE *f, const fsr_run *r, const fs_table *seed, const fsr_inside *in)
 {
-    char l[700], src[64];
+    char l[700], src[256], t[1024], t2[256];
     fsr_primary_label(r, l, sizeof l);
     fprintf(f, "## Steps (%s)\n\nEach step against the variant before it: what changed and why, the variant's "
                "own expectations judged by the counters they name, and document 000's own figures for the same "
                "step beside ours. A percentage (a *_pct column) changes in points; a change from or to a value "
                "shown as zero is \"–\". Document 000's change is computed from the figures it printed; where it "
                "wrote another value, beyond what rounding explains, the table gives that too. A step may move the "
-               "other way on this GPU and in CUDA C; the direction line says where.\n\n", l);
+               "other way on this GPU and in CUDA C; the direction line says where.\n\n", fsr_md_text(l, t, sizeof t));
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
     for (int i = 0; i < n; i++)
         step_section(f, r, rows[i], seed, in);
@@ -257,7 +260,8 @@ void fsr_steps_section(FILE *f, const fsr_run *r, const fs_table *seed, const fs
         const char *v = fs_table_get(seed, i, "variant");
         if ((!strcmp(v, "torch") || !strcmp(v, "bm64")) && !strcmp(fs_table_get(seed, i, "kind"), "abs"))
             fprintf(f, "%s- Document 000 on its GPU, %s: %s.\n", any++ ? "" : "Beside the steps:\n\n",
-                    seed_cite(seed, i, src, sizeof src), fs_table_get(seed, i, "text"));
+                    fsr_md_text(seed_cite(seed, i, src, sizeof src), t2, sizeof t2),
+                    fsr_md_text(fs_table_get(seed, i, "text"), t, sizeof t));
     }
     if (any)
         fprintf(f, "\n");

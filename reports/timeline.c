@@ -33,11 +33,14 @@ int fsr_timeline_read(const fsr_run *r, const fsr_inside *in, int row, fsr_timel
     tl->dt = buf + n;
     for (int k = 0; k < FSR_TL_COLS; k++)
         tl->v[k] = buf + (size_t)(2 + k) * n;
+    /* Times within an hour (a launch's samples; the first may come before
+     * 0), percentages of 0 to FSR_PCT_MAX, rates of 0 or more: anything else
+     * is no value (NAN). */
     for (int i = 0; i < n; i++) {
-        tl->t[i] = fs_table_num(t, rows[i], "t_s") * 1e6;
-        tl->dt[i] = fs_table_num(t, rows[i], "dt_s") * 1e6;
+        tl->t[i] = fs_table_num_in(t, rows[i], "t_s", -3600, 3600) * 1e6;
+        tl->dt[i] = fs_table_num_in(t, rows[i], "dt_s", 0, 3600) * 1e6;
         for (int k = 0; k < FSR_TL_COLS; k++)
-            tl->v[k][i] = fs_table_num(t, rows[i], fsr_tl_cols[k]);
+            tl->v[k][i] = fs_table_num_in(t, rows[i], fsr_tl_cols[k], 0, k < FSR_TL_DRAM_READ ? FSR_PCT_MAX : HUGE_VAL);
     }
     free(rows);
     if (!n)
@@ -68,12 +71,17 @@ void fsr_timeline_launch(fsr_timeline *tl)
         last--;
     tl->first = first;
     tl->last = last;
-    tl->length = first <= last ? tl->t[last] + tl->dt[last] - tl->t[first] : 0;
+    /* The samples' times must follow one another: a length or a tail from
+     * times out of order or missing is none (NAN), not a negative one. */
+    int ordered = 1;
+    for (k = first; k <= last; k++)
+        ordered &= !isnan(tl->t[k]) && tl->dt[k] >= 0 && (k == first || tl->t[k] >= tl->t[k - 1]);
+    tl->length = first > last ? 0 : ordered ? tl->t[last] + tl->dt[last] - tl->t[first] : NAN;
     for (k = first; k <= last; k++)
         known |= !isnan(sm[k]);
     for (k = last; k >= first && !(sm[k] >= FSR_BUSY_PCT); k--)
         ;
-    tl->tail = !known ? NAN : k < first ? tl->length : tl->t[last] + tl->dt[last] - (tl->t[k] + tl->dt[k]);
+    tl->tail = !known || !ordered ? NAN : k < first ? tl->length : tl->t[last] + tl->dt[last] - (tl->t[k] + tl->dt[k]);
 }
 
 static int by_value(const void *a, const void *b)
@@ -110,7 +118,9 @@ double fsr_timeline_mean(const fsr_timeline *tl, int col)
 const char *fsr_tail_text(const fsr_timeline *tl, char *buf, size_t len)
 {
     const int busy = (int)FSR_BUSY_PCT;
-    if (isnan(tl->tail))
+    if (isnan(tl->length))
+        snprintf(buf, len, "no length: the samples' times (t_s, dt_s) are missing, out of range or out of order");
+    else if (isnan(tl->tail))
         snprintf(buf, len, "no sm_active_pct to tell how many SMs were busy");
     else if (tl->tail <= 0)
         snprintf(buf, len, "at least %d%% of SMs were busy to its end", busy);
@@ -125,11 +135,13 @@ const char *fsr_tail_text(const fsr_timeline *tl, char *buf, size_t len)
 /* "- 03 causal_skip: 140.0 µs; ...", one side of the step. */
 static void launch_line(FILE *f, const fsr_run *r, int row, const fsr_timeline *tl)
 {
-    char lab[96], tensor[32], sm[32], tail[160];
-    fsr_variant_label(r, row, lab, sizeof lab);
-    fprintf(f, "- %s: %.1f µs; tensor pipes busy %s%% of the time on average (tensor_pct), SMs busy %s%% "
+    char name[96], lab[160], length[32], tensor[32], sm[32], tail[160];
+    fsr_variant_label(r, row, name, sizeof name);
+    fsr_md_text(name, lab, sizeof lab);
+    fprintf(f, "- %s: %s µs; tensor pipes busy %s%% of the time on average (tensor_pct), SMs busy %s%% "
                "(sm_active_pct); %s.\n",
-            lab, tl->length, fsr_fmt(fsr_timeline_mean(tl, FSR_TL_TENSOR), 1, tensor, sizeof tensor),
+            lab, fsr_fmt(tl->length, 1, length, sizeof length),
+            fsr_fmt(fsr_timeline_mean(tl, FSR_TL_TENSOR), 1, tensor, sizeof tensor),
             fsr_fmt(fsr_timeline_mean(tl, FSR_TL_SM), 1, sm, sizeof sm), fsr_tail_text(tl, tail, sizeof tail));
 }
 
@@ -139,14 +151,17 @@ void fsr_timeline_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row,
     if (prev < 0 || fsr_timeline_read(r, in, row, &now) <= 0)
         return;
     if (fsr_timeline_read(r, in, prev, &before) > 0) {
-        fprintf(f, "One launch of each over time (timeline.csv, samples of %.1f µs, the median; the launch runs "
-                   "from the first sample with an SM busy to the last):\n\n", fsr_timeline_median_dt(&now));
+        char dt[32];
+        fprintf(f, "One launch of each over time (timeline.csv, samples of %s µs, the median; the launch runs "
+                   "from the first sample with an SM busy to the last):\n\n",
+                fsr_fmt(fsr_timeline_median_dt(&now), 1, dt, sizeof dt));
         launch_line(f, r, prev, &before);
         launch_line(f, r, row, &now);
         /* The charts are of the primary configuration alone (reports/plots.c). */
+        char id[512];
         if (r->cfg_of_row[row] == r->primary)
             fprintf(f, "- Chart: [timeline_step_%02d](../plots/%s/timeline_step_%02d.svg).\n", fsr_number(r, row),
-                    r->id, fsr_number(r, row));
+                    fsr_md_text(r->id, id, sizeof id), fsr_number(r, row));
         fprintf(f, "\n");
         fsr_timeline_free(&before);
     }

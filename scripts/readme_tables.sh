@@ -13,9 +13,16 @@ files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(README.md docs/*.md)
 tables=$(mktemp)
 trap 'rm -f "$tables"; for f in "${files[@]}"; do rm -f "$f.tables.tmp"; done' EXIT
-# A failed or cut-short listing must not reach any file.
+# A command that fails (set -e) or stops short splices nothing: every block
+# it printed must be whole, begin and end marker once each.
 "$fs" report "$run" --readme > "$tables"
-for name in $(sed -n 's/^<!-- \([a-z]*\):begin -->$/\1/p' "$tables"); do
+names=$(sed -n 's/^<!-- \([a-z]*\):begin -->$/\1/p' "$tables")
+[ -n "$names" ] || { echo "readme_tables.sh: $fs printed no tables" >&2; exit 1; }
+for name in $names; do
+    if [ "$(grep -cx "<!-- $name:begin -->" "$tables")" != 1 ] || [ "$(grep -cx "<!-- $name:end -->" "$tables")" != 1 ]; then
+        echo "readme_tables.sh: $fs printed the $name table cut short (no <!-- $name:end -->): nothing was changed" >&2
+        exit 1
+    fi
     homes=0
     for f in "${files[@]}"; do
         b=$(grep -cx "<!-- $name:begin -->" "$f" || true) e=$(grep -cx "<!-- $name:end -->" "$f" || true)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "inside.h"
 #include "report.h"
 #include "testkit.h"
@@ -101,6 +102,87 @@ static void line_diff(void **state)
     /* Between the common head and tail, the longest common run wins over the first match. */
     static const char *const m[] = {"h", "x", "1", "2", "3", "t"}, *const n[] = {"h", "1", "2", "3", "x", "t"};
     check_diff(m, 6, n, 6, "010000", "000010");
+}
+
+/* The longest common subsequence's length, by the table (small inputs). */
+static int lcs_length(const char *const *a, int na, const char *const *b, int nb)
+{
+    int len[16][16] = {{0}};
+    for (int i = na - 1; i >= 0; i--)
+        for (int j = nb - 1; j >= 0; j--)
+            len[i][j] = !strcmp(a[i], b[j]) ? len[i + 1][j + 1] + 1
+                        : len[i + 1][j] > len[i][j + 1] ? len[i + 1][j] : len[i][j + 1];
+    return len[0][0];
+}
+
+/* Against every pair of random files of up to 12 lines of 3 kinds: the lines
+ * kept, in order, are the same in both, and as many as the longest common
+ * subsequence has. */
+static void line_diff_random(void **state)
+{
+    static const char *const kinds[] = {"a", "b", "c"};
+    srand(7);
+    for (int t = 0; t < 20000; t++) {
+        const char *a[12], *b[12];
+        int na = rand() % 13, nb = rand() % 13;
+        for (int i = 0; i < na; i++)
+            a[i] = kinds[rand() % 3];
+        for (int j = 0; j < nb; j++)
+            b[j] = kinds[rand() % 3];
+        char gone[12], added[12];
+        assert_int_equal(fsr_line_diff(a, na, b, nb, gone, added), 0);
+        int i = 0, j = 0, kept = 0;
+        for (;; i++, j++, kept++) {
+            while (i < na && gone[i])
+                i++;
+            while (j < nb && added[j])
+                j++;
+            if (i == na || j == nb)
+                break;
+            assert_string_equal(a[i], b[j]);
+        }
+        assert_true(i == na && j == nb);
+        assert_int_equal(kept, lcs_length(a, na, b, nb));
+    }
+}
+
+typedef struct {
+    const char **a, **b;
+    int n;
+} big_diff;
+
+static int diff_big(void *arg)
+{
+    const big_diff *d = arg;
+    char *gone = malloc((size_t)d->n), *added = malloc((size_t)d->n);
+    int rc = fsr_line_diff(d->a, d->n, d->b, d->n, gone, added), marked = 0;
+    for (int i = 0; i < d->n; i++)
+        marked += gone[i] + added[i];
+    free(gone);
+    free(added);
+    return rc || marked != 2 * (d->n / 100);
+}
+
+/* Two files of 20,000 lines, one in a hundred rewritten: the diff takes
+ * memory of the files' length, not of their product (1.57 GB). */
+static void line_diff_large(void **state)
+{
+    enum { N = 20000 };
+    big_diff d = {malloc(N * sizeof(char *)), malloc(N * sizeof(char *)), N};
+    char *text = malloc(N * 32);
+    for (int i = 0; i < N; i++) {
+        d.a[i] = text + 32 * i;
+        snprintf(text + 32 * i, 16, "line %d", i);
+        d.b[i] = i % 100 == 50 ? text + 32 * i + 16 : d.a[i];
+        snprintf(text + 32 * i + 16, 16, "changed %d", i);
+    }
+    double seconds;
+    long kib = tk_peak_kib(diff_big, &d, &seconds);
+    if (kib > 4096 || seconds > 2)
+        fail_msg("a diff of two %d-line files took %ld KiB more memory and %.2f s", N, kib, seconds);
+    free(text);
+    free(d.a);
+    free(d.b);
 }
 
 /* Step 03 against 02: 03's loop head (line 42, now ending at the diagonal)
@@ -333,14 +415,108 @@ static void malformed(void **state)
         without_column("inside.csv", cost[i]);
 }
 
+/* The fixture's table `name` (results.csv with its schema) with every row
+ * once at each batch size 1 .. batches, into dir. */
+static void widen(const char *name, int schema, int batches, const char *dir)
+{
+    char path[1200], err[512], b[16];
+    fs_table t, out;
+    snprintf(path, sizeof path, "%s/%s", FIXTURE, name);
+    assert_int_equal(fs_table_read(path, schema, &t, err, sizeof err), 0);
+    fs_table_init(&out, t.ncols, (const char *const *)t.header);
+    const int batch = fs_table_col(&t, "batch");
+    for (int k = 1; k <= batches; k++)
+        for (int i = 0; i < t.nrows; i++) {
+            const char *row[256];
+            for (int c = 0; c < t.ncols; c++)
+                row[c] = fs_table_cell(&t, i, c);
+            snprintf(b, sizeof b, "%d", k);
+            row[batch] = b;
+            fs_table_add(&out, row);
+        }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(fs_table_write(path, schema, &out, err, sizeof err), 0);
+    fs_table_free(&t);
+    fs_table_free(&out);
+}
+
+/* `flashstudy hotspots` of 4,000 rows with 8,000 hot lines: each row's lines
+ * found by binary search in the sorted table, not in a pass over every line
+ * per row (80 s at the size the audit tried). */
+static void many_rows(void **state)
+{
+    char dir[700], err[512] = "";
+    copy_fixture("many", "results.csv hotspots.csv inside.csv timeline.csv", dir, sizeof dir);
+    widen("results.csv", 1, 340, dir);
+    widen("hotspots.csv", 0, 340, dir);
+    widen("inside.csv", 0, 340, dir);
+    FILE *f = fopen("/dev/null", "w");
+    clock_t t0 = clock();
+    assert_int_equal(fs_hotspots_print(dir, 10, f, err, sizeof err), 0);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    fclose(f);
+    if (seconds > 2)
+        fail_msg("hotspots of 4080 rows took %.2f s", seconds);
+    /* The rows still found: the last batch's as the first's. */
+    char *text = NULL;
+    size_t len = 0;
+    f = open_memstream(&text, &len);
+    assert_int_equal(fs_hotspots_print(dir, 2, f, err, sizeof err), 0);
+    fclose(f);
+    has(text, "\n03 causal_skip, B=340 N=2048 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: 8500 samples in its lines");
+    has(text, "\n00 naive, B=340 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold: no lines (hotspots failed:");
+    free(text);
+}
+
+/* 30,000 hot lines each for steps 02 and 03, one in three the same line of
+ * the shared header: the lines that moved are paired by sorting the two
+ * steps' rows, not row against row (before: 30,000 x 30,000 comparisons). */
+static void many_hot_lines(void **state)
+{
+    char dir[700], path[800];
+    copy_fixture("many-lines", "", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/hotspots.csv", dir);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    for (int step = 2; step <= 3; step++)
+        for (int i = 0; i < 30000; i++)
+            fprintf(f, "0%d_%s,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/common.cuh,%d,1,0.003,wait,100,,,,,x = %d;\n",
+                    step, step == 2 ? "grid_order" : "causal_skip", 1000 + i, i % 3 ? i + step * 100000 : i);
+    assert_int_equal(fclose(f), 0);
+    clock_t t0 = clock();
+    char *md = report(dir);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (seconds > 2)
+        fail_msg("a report with 60000 hot lines took %.2f s", seconds);
+    has(md, "02 grid_order → 03 causal_skip: `for (int k0 = 0; k0 < p.seq; k0 += TILE) {`");
+    free(md);
+}
+
+/* The escapes themselves: a pipe stays escaped after a backslash, a text
+ * that opens with a block's marker opens with it escaped, and what is cut
+ * says so. */
+static void md_escapes(void **state)
+{
+    char b[64];
+    assert_string_equal(fsr_md("a|b\\|c\\\\|d\ne", b, sizeof b), "a\\|b\\|c\\\\\\|d e");
+    assert_string_equal(fsr_md_text("  # h", b, sizeof b), "\\# h");
+    assert_string_equal(fsr_md_text("12. item\r\nnext", b, sizeof b), "12\\. item  next");
+    assert_string_equal(fsr_md_text("3) x", b, sizeof b), "3\\) x");
+    assert_string_equal(fsr_md_text("[x]: http://a", b, sizeof b), "\\[x]: http://a");
+    assert_string_equal(fsr_md_text("03 causal_skip", b, sizeof b), "03 causal_skip");
+    assert_string_equal(fsr_md_text("abcdefghijklmnopqrstuvwxyz", b, 20), "abcdefghijkl…");
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-hotspots", tmp, sizeof tmp))
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_diff),        cmocka_unit_test(marks_changed_lines), cmocka_unit_test(source_changed),
+        cmocka_unit_test(line_diff_random), cmocka_unit_test(line_diff_large),
         cmocka_unit_test(costs),            cmocka_unit_test(hotspots_command),    cmocka_unit_test(without_hotspots),
-        cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),
+        cmocka_unit_test(malformed),        cmocka_unit_test(moved_most),          cmocka_unit_test(many_rows),
+        cmocka_unit_test(md_escapes),      cmocka_unit_test(many_hot_lines),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

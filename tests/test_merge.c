@@ -41,12 +41,11 @@ static void copy_rows(const char *path, const char *path2, int schema, int (*kee
         const int i = reverse ? t.nrows - 1 - k : k;
         if (keep && !keep(&t, i, arg))
             continue;
-        char **row = t.cells + (size_t)i * t.ncols;
-        if (c >= 0) {
-            free(row[c]);
-            row[c] = strdup(value);
-        }
-        fs_table_add(&out, (const char *const *)row);
+        const char **row = malloc((size_t)t.ncols * sizeof *row);
+        for (int j = 0; j < t.ncols; j++)
+            row[j] = j == c ? value : fs_table_cell(&t, i, j);
+        fs_table_add(&out, row);
+        free(row);
     }
     if (fs_table_write(path2, schema, &out, err, sizeof err))
         fail_msg("%s", err);
@@ -246,7 +245,7 @@ static void columns_of_some_runs(void **state)
     for (int i = 0; i < t.nrows; i++) {
         const char **row = malloc(sizeof *row * (t.ncols + 1));
         for (int c = 0; c < t.ncols; c++)
-            row[c + (c == t.ncols - 1)] = t.cells[(size_t)i * t.ncols + c];
+            row[c + (c == t.ncols - 1)] = fs_table_cell(&t, i, c);
         row[t.ncols - 1] = "42";
         fs_table_add(&x, row);
         free(row);
@@ -286,11 +285,8 @@ static void order_of_variants(void **state)
     for (int i = 0; i < t.nrows; i++) {
         const char *v = fs_table_get(&t, i, "variant"), *peer = !strncmp(v, "00_", 3) ? "cublas"
                                                               : !strncmp(v, "01_", 3) ? "cudnn" : NULL;
-        for (int k = 0; peer && k < 3; k++) {
-            char **cell = &t.cells[(size_t)i * t.ncols + fs_table_col(&t, (const char *[]){"variant", "slug", "kind"}[k])];
-            free(*cell);
-            *cell = strdup(k == 2 ? "peer" : peer);
-        }
+        for (int k = 0; peer && k < 3; k++)
+            tk_table_set(&t, i, fs_table_col(&t, (const char *[]){"variant", "slug", "kind"}[k]), k == 2 ? "peer" : peer);
     }
     assert_int_equal(fs_table_write(path_of("peers/results.csv"), 1, &t, err, sizeof err), 0);
     fs_table_free(&t);

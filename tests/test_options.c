@@ -191,6 +191,57 @@ static void sweep_lists(void **state)
     fs_options_free(&o);
 }
 
+/* A list of n values: first, first + step, ... */
+static char *values(char *buf, size_t len, int n, int first, int step)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", i ? "," : "", first + i * step);
+    return buf;
+}
+
+/* A sweep is sized before anything runs: configurations x variants rows,
+ * refused past what a results.csv that flashstudy reads back can hold
+ * (16,384 rows of 2 kB in 32 MiB; fewer with more metrics). 32 values in
+ * every list were 32^7 configurations, taken as they came. */
+static void sweep_size(void **state)
+{
+    fs_options o;
+    char b[256], n[256], h[256], d[256], m[2048];
+    values(b, sizeof b, 8, 1, 1);
+    values(n, sizeof n, 8, 64, 64);
+    values(h, sizeof h, 8, 1, 1);
+    values(d, sizeof d, 8, 16, 16);
+    /* 16,384 configurations of one variant: the cap, taken. */
+    expect_ok(FS_CMD_SWEEP, ARGS("--batch", b, "--seq", n, "--heads-q", h, "--heads-kv", "1", "--head-dim", d,
+                                 "--dtype", "fp16,bf16", "--tile", "32,64", "--variants", "1"), &o);
+    fs_options_free(&o);
+    assert_int_equal(parse(FS_CMD_SWEEP, ARGS("--batch", b, "--seq", n, "--heads-q", h, "--heads-kv", "1", "--head-dim", d,
+                                               "--dtype", "fp16,bf16", "--tile", "32,64", "--variants", "1,2"), &o), -1);
+    assert_string_equal(err, "sweep: 16384 configurations x 2 variants make 32768 rows, more than the 16384 a run folder "
+                             "holds (its results.csv must stay within the 32 MiB flashstudy reads, about 2048 bytes a "
+                             "row); narrow it: fewer values for --batch, --seq, --heads-q, --heads-kv, --head-dim, "
+                             "--dtype or --tile, or fewer --variants");
+    fs_options_free(&o);
+    /* 64 metrics more: 4 kB a row, 8,192 rows. */
+    m[0] = '\0';
+    for (int i = 0; i < 64; i++)
+        snprintf(m + strlen(m), sizeof m - strlen(m), "%smetric_%d.sum", i ? "," : "", i);
+    assert_int_equal(parse(FS_CMD_SWEEP, ARGS("--batch", b, "--seq", n, "--heads-q", h, "--heads-kv", "1", "--head-dim", d,
+                                               "--dtype", "fp16,bf16", "--tile", "32,64", "--variants", "1", "--metrics",
+                                               m), &o), -1);
+    assert_non_null(strstr(err, "make 16384 rows, more than the 8192 a run folder holds"));
+    fs_options_free(&o);
+    /* Every list at its longest: refused at once, its size said. */
+    char v[512], t[512];
+    values(v, sizeof v, 32, 1, 1);
+    values(t, sizeof t, 32, 16, 16);
+    assert_int_equal(parse(FS_CMD_SWEEP, ARGS("--batch", v, "--seq", t, "--heads-q", v, "--heads-kv", "1", "--head-dim", t,
+                                               "--tile", t), &o), -1);
+    assert_non_null(strstr(err, "sweep: 33554432 configurations x "));
+    fs_options_free(&o);
+}
+
 static void metrics_file(void **state)
 {
     char path[] = "/tmp/fs_metrics_XXXXXX";
@@ -397,6 +448,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults),    cmocka_unit_test(every_option), cmocka_unit_test(variants), cmocka_unit_test(variant_ids),
         cmocka_unit_test(sweep_lists), cmocka_unit_test(metrics_file), cmocka_unit_test(positionals),
+        cmocka_unit_test(sweep_size),
         cmocka_unit_test(rejections),  cmocka_unit_test(out_paths),    cmocka_unit_test(commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

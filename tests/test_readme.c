@@ -207,6 +207,50 @@ static void readme_without_seed_config(void **state)
     free(gen);
 }
 
+/* scripts/readme_tables.sh with a flashstudy that prints `out` and exits
+ * with `status`, on a copy of README.md: the script's status. */
+static int splice_with(const char *out, int status)
+{
+    char fake[700], readme[700], cmd[3000];
+    snprintf(fake, sizeof fake, "%s/fake-flashstudy", tmp);
+    snprintf(readme, sizeof readme, "%s/README.md", tmp);
+    FILE *f = fopen(fake, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\nprintf '%%s' '%s'\nexit %d\n", out, status);
+    assert_int_equal(fclose(f), 0);
+    int n = snprintf(cmd, sizeof cmd, "chmod +x '%s' && cp README.md '%s' && bash scripts/readme_tables.sh '%s' run '%s' "
+                     "2>/dev/null", fake, readme, fake, readme);
+    assert_true(n > 0 && (size_t)n < sizeof cmd);
+    return system(cmd);
+}
+
+/* The README is spliced only with whole tables: not when the command fails
+ * (a full disk: flashstudy exits 1), nor when its output stops short. */
+static void readme_splice_whole_only(void **state)
+{
+    static const char *const cases[][2] = {
+        {"<!-- peers:begin -->\n| a |\n<!-- peers:end -->\n<!-- steps:begin -->\n| half", "1"},
+        {"<!-- peers:begin -->\n| a |\n<!-- peers:end -->\n<!-- steps:begin -->\n| half", "0"},
+        {"", "0"},
+    };
+    char path[700];
+    snprintf(path, sizeof path, "%s/README.md", tmp);
+    char *before = tk_slurp("README.md", NULL);
+    for (int i = 0; i < 3; i++) {
+        if (!splice_with(cases[i][0], atoi(cases[i][1])))
+            fail_msg("case %d: readme_tables.sh succeeded", i);
+        char *after = tk_slurp(path, NULL);
+        assert_string_equal(before, after);
+        free(after);
+    }
+    /* Whole tables are spliced. */
+    assert_int_equal(splice_with("<!-- peers:begin -->\n| spliced |\n<!-- peers:end -->\n", 0), 0);
+    char *after = tk_slurp(path, NULL);
+    assert_non_null(strstr(after, "<!-- peers:begin -->\n| spliced |\n<!-- peers:end -->"));
+    free(after);
+    free(before);
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-readme", tmp, sizeof tmp))
@@ -217,6 +261,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(readme_tables_complete),
         cmocka_unit_test(readme_without_seed_config),
         cmocka_unit_test(links_resolve),
+        cmocka_unit_test(readme_splice_whole_only),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

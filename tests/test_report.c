@@ -14,8 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
+#include <time.h>
 #include "change.h"
 #include "report.h"
+#include "shipped.h"
 #include "table.h"
 #include "variant.h"
 #include "testkit.h"
@@ -24,12 +26,14 @@
 
 static char tmp[512];   /* this run's scratch folder under the build folder */
 
-/* Unescaped '|' in a line. */
+/* Unescaped '|' in a line: one not after an odd run of backslashes. */
 static int bars(const char *line, const char *end)
 {
-    int n = 0;
-    for (const char *s = line; s < end; s++)
-        n += *s == '|' && (s == line || s[-1] != '\\');
+    int n = 0, slashes = 0;
+    for (const char *s = line; s < end; s++) {
+        n += *s == '|' && slashes % 2 == 0;
+        slashes = *s == '\\' ? slashes + 1 : 0;
+    }
     return n;
 }
 
@@ -297,17 +301,19 @@ static void without_metrics(void **state)
     int first = fs_table_col(&t, "dram_bw_pct") + 1, note = fs_table_col(&t, "metrics_note"),
         device = fs_table_col(&t, "device");
     assert_true(first > 0 && note > first);
+    fs_table out;
+    fs_table_init(&out, t.ncols, (const char *const *)t.header);
     for (int i = 0; i < t.nrows; i++) {
-        char **row = t.cells + (size_t)i * t.ncols;
-        for (int c = first; c <= note; c++) {
-            if (c == device)
-                continue;
-            free(row[c]);
-            row[c] = strdup(c < note ? "" : "profiler unavailable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
-        }
+        const char *row[256];
+        for (int c = 0; c < t.ncols; c++)
+            row[c] = c < first || c == device ? fs_table_cell(&t, i, c)
+                     : c < note ? ""
+                                : "profiler unavailable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+        fs_table_add(&out, row);
     }
     snprintf(path, sizeof path, "%s/results.csv", dir);
-    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    assert_int_equal(fs_table_write(path, 1, &out, err, sizeof err), 0);
+    fs_table_free(&out);
     fs_table_free(&t);
 
     snprintf(path, sizeof path, "%s/report.md", dir);
@@ -428,6 +434,16 @@ static void bad_input(void **state)
     memcpy(strstr(renamed, ",bm,"), ",BM,", 4);
     bad_run("block_shape", renamed, "lacks the column \"bm\"");
     free(renamed);
+    /* A peer named as a step is numbered: the two could not be told apart. */
+    char *peer = strdup(good);
+    memcpy(strstr(peer, "4,00_naive,naive,step,"), "4,00_naive,naive,peer,", 22);
+    bad_run("peer_number", peer, "a peer's its name (not a number)");
+    free(peer);
+    /* A shape no run could have measured (its strides overflowed). */
+    char *huge = malloc(strlen(good) + 64), *at = strstr(good, ",cold,2,1024,");
+    sprintf(huge, "%.*s,cold,4,2147483647,%s", (int)(at - good), good, at + strlen(",cold,2,1024,"));
+    bad_run("tensor", huge, "row 1: B=4 N=2147483647 Hq=16 Hkv=8 D=128 makes a tensor of 35.2 TB");
+    free(huge);
     /* Header only. */
     char *header = strdup(good);
     *(strchr(header, '\n') + 1) = '\0';
@@ -438,6 +454,175 @@ static void bad_input(void **state)
     char err[512] = "";
     assert_int_equal(fs_report_write("tests/fixtures/no-such-run", NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "no-such-run"));
+}
+
+/* A run of n peers at the fixture's first configuration, p00000 ..., each
+ * its first row under another name; into dir. */
+static void write_many_peers(const char *dir, int n)
+{
+    char err[512], path[1200];
+    fs_table old, t;
+    assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
+    fs_table_init(&t, old.ncols, (const char *const *)old.header);
+    const char *row[256];
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%05d", i);
+        for (int c = 0; c < old.ncols; c++)
+            row[c] = fs_table_cell(&old, 0, c);
+        row[fs_table_col(&old, "kind")] = "peer";
+        row[fs_table_col(&old, "variant")] = row[fs_table_col(&old, "slug")] = name;
+        fs_table_add(&t, row);
+    }
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv '%s/'", dir);
+    assert_int_equal(system(path), 0);
+    fs_table_free(&t);
+    fs_table_free(&old);
+}
+
+/* Row `row`'s cell `col` of table file `path` set to `value`. */
+static void set_cell(const char *path, int schema, int row, const char *col, const char *value)
+{
+    char err[512];
+    fs_table t, out;
+    assert_int_equal(fs_table_read(path, schema, &t, err, sizeof err), 0);
+    fs_table_init(&out, t.ncols, (const char *const *)t.header);
+    for (int i = 0; i < t.nrows; i++) {
+        const char *cells[256];
+        for (int c = 0; c < t.ncols; c++)
+            cells[c] = i == row && !strcmp(t.header[c], col) ? value : fs_table_cell(&t, i, c);
+        fs_table_add(&out, cells);
+    }
+    assert_int_equal(fs_table_write(path, schema, &out, err, sizeof err), 0);
+    fs_table_free(&t);
+    fs_table_free(&out);
+}
+
+/* Text of the run folder cannot change the markdown around it: a line
+ * break cannot start a heading, a list item or a link definition, a '|'
+ * (even after a backslash) cannot open a column, wherever it is printed. */
+static void markdown_injection(void **state)
+{
+    static const char evil[] = "x\n# INJECTED heading\n[i]: http://injected.example\n- INJECTED item\n| a \\| b |";
+    char dir[700], path[800], cmd[1600], err[512];
+    snprintf(dir, sizeof dir, "%s/injected\n# INJECTED run", tmp);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r " FIXTURE " '%s'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const struct {
+        const char *file, *col;
+        int schema, row;
+    } cells[] = {
+        {"results.csv", "reason", 1, 1},   {"results.csv", "status", 1, 1},    {"results.csv", "slug", 1, 2},
+        {"results.csv", "metrics_note", 1, 3}, {"results.csv", "mode", 1, 8}, {"results.csv", "library", 1, 4},
+        {"hotspots.csv", "file", 0, 3},    {"hotspots.csv", "stall_1", 0, 3}, {"hotspots.csv", "source", 0, 4},
+        {"inside.csv", "status", 0, 0},    {"inside.csv", "note", 0, 0},     {"inside.csv", "view", 0, 2},
+        {"inside.csv", "variant", 0, 5},   {"device.csv", "value", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cells[i].file);
+        set_cell(path, cells[i].schema, cells[i].row, cells[i].col, !strcmp(cells[i].col, "mode") ? "hot\n# INJ" : evil);
+    }
+    char out[800];
+    snprintf(out, sizeof out, "%s/injected.md", tmp);
+    for (int k = 0; k < 2; k++) {
+        if (k ? fs_compare_write(dir, FIXTURE, out, err, sizeof err) : fs_report_write(dir, out, err, sizeof err))
+            fail_msg("%s", err);
+        char *md = tk_slurp(out, NULL);
+        check_tables(md, out);
+        static const char *const starts[] = {"\n# INJ", "\n## INJ", "\n[i]:", "\n- INJ", "\n| a "};
+        for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+            for (const char *s = md; (s = strstr(s, starts[i])); s++) {
+                const char *e = strchr(s + 1, '\n');
+                fail_msg("%s: a line of the run's text: %.*s", k ? "compare" : "report", (int)(e ? e - s : 40), s + 1);
+            }
+        assert_non_null(strstr(md, "INJECTED"));
+        free(md);
+    }
+}
+
+/* Numbers of a run folder out of range are shown as "–", never as nan,
+ * inf, a negative length or a share past 100%, and none is converted to an
+ * int it does not fit (a run built with -fsanitize=undefined says so). */
+static void hostile_numbers(void **state)
+{
+    char dir[700], path[800], cmd[1600], err[512];
+    snprintf(dir, sizeof dir, "%s/numbers", tmp);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r " FIXTURE " '%s'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const struct {
+        const char *file, *col;
+        int schema, row;
+        const char *value;
+    } cells[] = {
+        {"results.csv", "profile_passes", 1, 0, "1e300"}, {"results.csv", "profile_passes", 1, 1, "-7"},
+        {"results.csv", "profile_s", 1, 2, "1e308"},      {"results.csv", "profile_s", 1, 3, "1e308"},
+        {"results.csv", "bn_run", 1, 0, "1e300"},         {"results.csv", "registers", 1, 1, "-5"},
+        {"results.csv", "occupancy_theoretical_pct", 1, 4, "250"}, {"results.csv", "time_median_s", 1, 5, "1e300"},
+        {"hotspots.csv", "line", 0, 0, "1e300"},          {"hotspots.csv", "line", 0, 1, ""},
+        {"hotspots.csv", "samples", 0, 2, "-5"},          {"hotspots.csv", "share_pct", 0, 3, "250"},
+        {"hotspots.csv", "stall_1_pct", 0, 4, "-100"},    {"hotspots.csv", "stall_1_pct", 0, 5, "250"},
+        {"timeline.csv", "t_s", 0, 3, "-999"},            {"timeline.csv", "dt_s", 0, 4, "inf"},
+        {"timeline.csv", "t_s", 0, 5, "nan"},             {"timeline.csv", "t_s", 0, 40, "1e300"},
+        {"inside.csv", "cost_s", 0, 0, "1e308"},          {"inside.csv", "cost_s", 0, 1, "1e308"},
+        {"inside.csv", "cost_s", 0, 2, "-1"},             {"inside.csv", "samples", 0, 3, "1e300"},
+        {"device.csv", "cc", 0, 0, "99999999999.0"},      {"device.csv", "sms", 0, 0, "1e400"},
+        {"device.csv", "l2_bytes", 0, 0, "1e400"},
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cells[i].file);
+        set_cell(path, cells[i].schema, cells[i].row, cells[i].col, cells[i].value);
+    }
+    snprintf(path, sizeof path, "%s/numbers.md", tmp);
+    if (fs_report_write(dir, path, err, sizeof err))
+        fail_msg("%s", err);
+    char *md = tk_slurp(path, NULL);
+    static const char *const never[] = {"nan", "inf", "-999", "250%", "250.0", " -100%", "| -5 |", "1000000000000000",
+                                        "-2147483648"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+        if (strstr(md, never[i]))
+            fail_msg("the report says \"%s\": %.80s", never[i], strstr(md, never[i]));
+    assert_non_null(strstr(md, "no length: the samples' times (t_s, dt_s) are missing, out of range or out of order"));
+    assert_non_null(strstr(md, "\nIn all – s"));
+    assert_non_null(strstr(md, "Collecting the counters took – s over 7 rows and 56 replay passes"));
+    assert_non_null(strstr(md, "| SMs | – |"));
+    free(md);
+}
+
+/* A data file found nowhere is named with the two places flashstudy looked:
+ * beside the executable and in the source tree (the working folder here). */
+static void data_missing(void **state)
+{
+    char path[4096], err[1024], here[4096];
+    assert_int_equal(fsr_data_path("reports/no-such.csv", path, sizeof path, err, sizeof err), -1);
+    assert_non_null(getcwd(here, sizeof here));
+    if (!strstr(err, "cannot find flashstudy's reports/no-such.csv: it is neither in ") ||
+        !strstr(err, "/build/share/flashstudy/ nor in ") || !strstr(err, here))
+        fail_msg("%s", err);
+    assert_int_equal(fsr_data_path(FSR_PEERS, path, sizeof path, err, sizeof err), 0);
+    assert_int_equal(strncmp(path, here, strlen(here)), 0);
+}
+
+/* compare matches 20,000 rows of one configuration by its index of each
+ * run's rows, not row against row (23 s). */
+static void large_compare(void **state)
+{
+    char dir[700], out[800], err[512];
+    snprintf(dir, sizeof dir, "%s/many-peers", tmp);
+    write_many_peers(dir, 20000);
+    snprintf(out, sizeof out, "%s/compare.md", dir);
+    clock_t t0 = clock();
+    if (fs_compare_write(dir, dir, out, err, sizeof err))
+        fail_msg("%s", err);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (seconds > 2)
+        fail_msg("compare of 20000 rows took %.2f s", seconds);
+    char *md = tk_slurp(out, NULL);
+    assert_non_null(strstr(md, "| p19999 (peer) | B=2 N=1024"));
+    assert_null(strstr(md, "- only in"));
+    free(md);
 }
 
 /* The fixture with a peer row at every configuration: a copy of that
@@ -754,6 +939,9 @@ static void reference_inside(void **state)
         {6, "`while (!done);` (variants/common.cuh:188) 0% → 22.4%"},
         {6, "| 05 fp32_state | 46.0% |"},
         {16, "the last 2.8 µs (11% of the launch) ran with fewer than 90% of SMs busy"},
+        /* Its samples of sm_active_pct reach 103.8%: measured, not out of range. */
+        {8, "- 08 const_strides: 76.0 µs; tensor pipes busy 18.4% of the time on average (tensor_pct), SMs busy 77.0% "
+            "(sm_active_pct)"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         char head[32];
@@ -805,10 +993,10 @@ static void plots_unshowable(void **state)
         fs_table big;
         fs_table_init(&big, t.ncols, (const char *const *)t.header);
         for (int i = 0; i < (scene ? t.nrows : 230); i++) {
-            char **row = t.cells + (size_t)(i % t.nrows) * t.ncols, num[16];
+            char num[16];
             const char *cells[256];
             for (int c = 0; c < t.ncols; c++)
-                cells[c] = row[c];
+                cells[c] = fs_table_cell(&t, i % t.nrows, c);
             snprintf(num, sizeof num, "%d", i);
             if (!scene) {
                 cells[fs_table_col(&t, "variant")] = num;
@@ -874,7 +1062,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
-        cmocka_unit_test(expectations_by_head_dim),
+        cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
+        cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection), cmocka_unit_test(hostile_numbers),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "sass.h"
 #include "testkit.h"
 
@@ -95,13 +96,17 @@ static void row_instances(void **state)
         {"12", "step", "skipped", "128", "128", "wgmma_pv"}, /* planned, then skipped: never launched */
         {"08", "step", "skipped", "", "128", "const_strides"}, /* refused by its plan */
         {"09", "step", "failed", "64", "128", "big_tile"},   /* launched, then failed: its code ran */
+        {"03", "step", "ok", "1e300", "128", "causal_skip"}, /* numbers out of range: no instance */
+        {"03", "step", "ok", "64.5", "128", "causal_skip"},
+        {"03", "step", "ok", "64", "", "causal_skip"},
+        {"4294967299_x", "step", "ok", "64", "128", "x"},
     };
     fs_table t;
     fs_table_init(&t, 6, header);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 9; i++)
         fs_table_add(&t, rows[i]);
-    const int want[] = {1, 0, 0, 0, 1};
-    for (int i = 0; i < 5; i++) {
+    const int want[] = {1, 0, 0, 0, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 9; i++) {
         fss_instance in = {0};
         assert_int_equal(fss_row_instance(&t, i, &in), want[i]);
         if (want[i]) {
@@ -114,10 +119,78 @@ static void row_instances(void **state)
     fs_table_free(&t);
 }
 
+typedef struct {
+    const char *path;
+    int kernels;
+} big_read;
+
+static int read_big(void *arg)
+{
+    const big_read *b = arg;
+    const fss_instance one[] = {{1, 32, 128, "base"}};
+    fss_mix mix[4];
+    char archs[64], err[512];
+    int n = fss_read(b->path, "sm_90", one, 1, mix, 4, archs, sizeof archs, err, sizeof err);
+    return !(n == 1 && mix[0].kernels == b->kernels && mix[0].n[FSS_MMA] == b->kernels &&
+             mix[0].n[FSS_TOTAL] == 2L * b->kernels);
+}
+
+/* sass.txt is read once, in memory that does not grow with it (it held
+ * every kernel: 250 bytes each); a FIFO, a device and a file over the cap
+ * are refused without reading (a FIFO would block, /dev/zero never end). */
+static void sass_inputs(void **state)
+{
+    char path[1200], err[512], archs[64];
+    big_read b = {path, 250000};
+    snprintf(path, sizeof path, "%s/big_sass.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("\tcode for sm_90\n", f);
+    for (int i = 0; i < b.kernels; i++)
+        fputs("\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n        /*0000*/ HMMA.16816.F32 R0, R2, "
+              "R4, R0 ;\n        /*0010*/ EXIT ;\n", f);
+    assert_int_equal(fclose(f), 0);
+    double seconds;
+    long kib = tk_peak_kib(read_big, &b, &seconds);
+    if (kib > 8192 || seconds > 5)
+        fail_msg("%d kernels (%.0f MB) took %ld KiB more memory and %.2f s", b.kernels, 32.5, kib, seconds);
+    unlink(path);
+
+    const fss_instance one[] = {{1, 32, 128, "base"}};
+    fss_mix mix[4];
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    assert_int_equal(fss_read(path, "sm_90", one, 1, mix, 4, archs, sizeof archs, err, sizeof err), -1);
+    alarm(0);
+    assert_non_null(strstr(err, "is a FIFO, not a regular file"));
+    unlink(path);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+    assert_int_equal(fss_read(path, "sm_90", one, 1, mix, 4, archs, sizeof archs, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is a device, not a regular file"));
+    unlink(path);
+    tk_spit(path, "");
+    assert_int_equal(truncate(path, (off_t)FS_SASS_MAX_BYTES + 1), 0);
+    assert_int_equal(fss_read(path, "sm_90", one, 1, mix, 4, archs, sizeof archs, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is larger than 256 MiB"));
+    unlink(path);
+    /* A dump that the run's sass.txt is cut from is checked the same way. */
+    snprintf(path, sizeof path, "%s/variants/01_base.sass", dir);
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    char out[1200];
+    snprintf(out, sizeof out, "%s/sass.txt", dir);
+    alarm(10);
+    assert_int_equal(fs_sass_write(out, dir, one, 1, 90, err, sizeof err), -1);
+    alarm(0);
+    assert_non_null(strstr(err, "01_base.sass is a FIFO"));
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-sass", dir, sizeof dir))
         return 1;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances),
+                                       cmocka_unit_test(sass_inputs)};
     return tk_done(dir, cmocka_run_group_tests(tests, NULL, NULL));
 }

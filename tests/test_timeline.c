@@ -161,7 +161,7 @@ static char *step_text(const char *run, const char *variant, int seq)
     fsr_inside in;
     char err[512], *text = NULL;
     size_t len = 0;
-    if (fsr_load(&r, run, err, sizeof err) || fsr_inside_load(&in, run, err, sizeof err))
+    if (fsr_load(&r, run, err, sizeof err) || fsr_inside_load(&in, &r, err, sizeof err))
         fail_msg("%s", err);
     fsr_config c = r.cfgs[r.primary];
     c.seq = seq;
@@ -208,7 +208,7 @@ static void fixture_text(void **state)
     fsr_timeline tl;
     char err[512];
     assert_int_equal(fsr_load(&r, FIXTURE, err, sizeof err), 0);
-    assert_int_equal(fsr_inside_load(&in, FIXTURE, err, sizeof err), 0);
+    assert_int_equal(fsr_inside_load(&in, &r, err, sizeof err), 0);
     assert_int_equal(fsr_timeline_read(&r, &in, fsr_find_id(&r, r.primary, "03"), &tl), 30);
     assert_true(tl.first == 1 && tl.last == 28 && tl.t[1] == 0 && fabs(tl.t[0] + 5) < 1e-9);
     assert_true(fabs(tl.length - 140) < 1e-9 && fabs(tl.tail - 45) < 1e-9);

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "files.h"
 #include "report.h"
@@ -97,4 +99,55 @@ void tk_plots_data(const char *run, const char *dir)
     free(saved);
     if (rc != 1)
         fail_msg("plots of %s without gnuplot: %d %s", run, rc, err);
+}
+
+static long maxrss_kib(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+long tk_peak_kib(int (*fn)(void *arg), void *arg, double *seconds)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (!pid) {
+        struct timespec t0, t1;
+        long before = maxrss_kib();
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int rc = fn(arg);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double m[3] = {rc, (double)(maxrss_kib() - before), (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)};
+        _exit(write(fds[1], m, sizeof m) == sizeof m ? 0 : 1);
+    }
+    close(fds[1]);
+    double m[3];
+    ssize_t got = read(fds[0], m, sizeof m);
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    if (got != sizeof m || !WIFEXITED(status) || WEXITSTATUS(status) || m[0])
+        fail_msg("the measured child failed (status %d, its function returned %g)", status, got == sizeof m ? m[0] : -1);
+    if (seconds)
+        *seconds = m[2];
+    return (long)m[1];
+}
+
+void tk_table_set(fs_table *t, int row, int col, const char *value)
+{
+    fs_table out;
+    fs_table_init(&out, t->ncols, (const char *const *)t->header);
+    const char **cells = malloc((size_t)t->ncols * sizeof *cells);
+    for (int i = 0; i < t->nrows; i++) {
+        for (int c = 0; c < t->ncols; c++)
+            cells[c] = i == row && c == col ? value : fs_table_cell(t, i, c);
+        fs_table_add(&out, cells);
+    }
+    free(cells);
+    fs_table_free(t);
+    *t = out;
 }

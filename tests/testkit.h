@@ -4,6 +4,8 @@
 #ifndef FS_TESTKIT_H
 #define FS_TESTKIT_H
 
+#include "table.h"
+
 /* path's bytes with a '\0' after them (malloc'd), their count in *size when
  * size is not NULL; NULL when path cannot be opened. */
 char *tk_slurp(const char *path, long *size);
@@ -23,10 +25,19 @@ int tk_done(const char *tmp, int failed);
  * tk_wait: its exit status, or 128 + the signal that ended it. */
 int tk_start(const char *binary, const char *dir, const char *out, char *const *env, char *const *args);
 int tk_wait(int pid);
+/* Runs fn(arg) in a child process, whose memory starts afresh: the growth
+ * of its peak resident memory in KiB while fn ran, its seconds in *seconds
+ * (when not NULL). The test fails when fn returns non-zero or the child
+ * dies. */
+long tk_peak_kib(int (*fn)(void *arg), void *arg, double *seconds);
 
 /* The charts' data and render.sh of run in dir, written as on a machine
  * without gnuplot (PATH emptied for the call): for tests that read the data
  * only, drawing being two gnuplot processes a chart. */
 void tk_plots_data(const char *run, const char *dir);
+
+/* t with cell (row, col) set to value: a table's cells are one buffer,
+ * written once, so the table is made again. */
+void tk_table_set(fs_table *t, int row, int col, const char *value);
 
 #endif

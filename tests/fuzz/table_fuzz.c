@@ -24,9 +24,10 @@ static void same_or_abort(const fs_table *a, const fs_table *b)
     for (int c = 0; c < a->ncols; c++)
         if (strcmp(a->header[c], b->header[c]))
             abort();
-    for (size_t i = 0; i < (size_t)a->nrows * a->ncols; i++)
-        if (strcmp(a->cells[i], b->cells[i]))
-            abort();
+    for (int i = 0; i < a->nrows; i++)
+        for (int c = 0; c < a->ncols; c++)
+            if (strcmp(fs_table_cell(a, i, c), fs_table_cell(b, i, c)))
+                abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
