@@ -30,12 +30,6 @@ int fsr_inside_rows(const fsr_run *r, const fs_table *t, int row, int *rows, int
 void fsr_hot_lines_step(FILE *f, const fsr_run *r, const fsr_inside *in, int row, int prev);
 /* What the views cost per variant (reports/hotspots.c). */
 void fsr_inside_costs(FILE *f, const fsr_run *r, const fsr_inside *in);
-/* A line diff (a longest common subsequence) of a[0, na) against b[0, nb):
- * gone[i] = 1 where a's line i is deleted or replaced, added[j] = 1 where
- * b's line j is inserted or replaced, 0 elsewhere. Myers' diff: memory
- * linear in na + nb, time in (na + nb) times the lines that differ. 0, or
- * -1 out of memory. */
-int fsr_line_diff(const char *const *a, int na, const char *const *b, int nb, char *gone, char *added);
 
 /* A step's section: its timeline against its predecessor's, in numbers and
  * as the chart plots/<run-id>/timeline_step_NN (reports/timeline.c).

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "inside.h"
+#include "linediff.h"
 #include "report.h"
 #include "testkit.h"
 
