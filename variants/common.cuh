@@ -12,14 +12,15 @@
  * 8-column tile; c[0], c[1] are row g, c[2], c[3] row g+8.
  *
  * The element type T of Q, K, V, O and P is one template parameter, the last,
- * of the wrappers here and in hopper.cuh: __half (fp16) or __nv_bfloat16
- * (bf16). Both are 16 bits wide, so tiles, fragments, copies and ldmatrix
- * (b16) are the same for either, and host code sizes buffers with
- * sizeof(half). What differs is spelled out once: the tensor cores' operand
- * type (fs_mma_16816 below, wgmma in hopper.cuh) and, in fs_elem, the pair of
- * two elements, two floats rounded into one, and the conversions to and from
- * float. A wrapper that takes a T pointer deduces T; one that takes none
- * names it: fs_mma_16816<T>. */
+ * of every kernel and of the wrappers here and in hopper.cuh: __half (fp16)
+ * or __nv_bfloat16 (bf16). Each variant instantiates its kernels for both and
+ * launches the one of p->dtype (FS_TYPED). Both are 16 bits wide, so tiles,
+ * fragments, copies and ldmatrix (b16) are the same for either, and host code
+ * sizes buffers with sizeof(half). What differs is spelled out once: the
+ * tensor cores' operand type (fs_mma_16816 below, wgmma in hopper.cuh) and,
+ * in fs_elem, the pair of two elements, two floats rounded into one, and the
+ * conversions to and from float. A wrapper that takes a T pointer deduces T;
+ * one that takes none names it: fs_mma_16816<T>. */
 #ifndef FS_COMMON_CUH
 #define FS_COMMON_CUH
 
@@ -275,24 +276,21 @@ __device__ __forceinline__ float fs_quad_sum(float x)
     return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
 
-/* The fp16 spellings of the wrappers above, for the variants that do not
- * take the element type yet. */
-__device__ __forceinline__ void fs_mma_16816(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
-{
-    fs_mma_16816<__half>(c, a, b0, b1);
-}
+/* Host side. A kernel table's last index is the element type: FS_TYPED(k,
+ * A...) is {k<A..., __half>, k<A..., __nv_bfloat16>}, indexed by fs_dtype,
+ * and every launch takes the entry of p->dtype. */
+#define FS_TYPED(k, ...) {(const void *)k<__VA_ARGS__, __half>, (const void *)k<__VA_ARGS__, __nv_bfloat16>}
 
-__device__ __forceinline__ uint32_t fs_pack_half2(float lo, float hi) { return fs_pack2<__half>(lo, hi); }
-
-/* Host side. Every flash variant instantiates its kernel for BM = BN = TILE in
- * {32, 64, 128} and D in {64, 128}; fs_pick selects one at run time, or
- * returns why the problem is not one of them. */
+/* Every flash variant instantiates its kernel for BM = BN = TILE in {32, 64,
+ * 128} and D in {64, 128}; fs_pick selects one at run time, or returns why
+ * the problem is not one of them. */
 #define FS_INSTANCES(k)                                                        \
-    {{(const void *)k<32, 64>, (const void *)k<32, 128>},                      \
-     {(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
-     {(const void *)k<128, 64>, (const void *)k<128, 128>}}
+    {{FS_TYPED(k, 32, 64), FS_TYPED(k, 32, 128)},                              \
+     {FS_TYPED(k, 64, 64), FS_TYPED(k, 64, 128)},                              \
+     {FS_TYPED(k, 128, 64), FS_TYPED(k, 128, 128)}}
 
-static inline const char *fs_pick(const void *const table[3][2], const fs_problem *p, const void **kernel)
+static inline const char *fs_pick(const void *const table[3][2][FS_DTYPE_COUNT], const fs_problem *p,
+                                  const void **kernel)
 {
     const int t = p->bm == 32 ? 0 : p->bm == 64 ? 1 : p->bm == 128 ? 2 : -1;
     const int d = p->head_dim == 64 ? 0 : p->head_dim == 128 ? 1 : -1;
@@ -302,7 +300,7 @@ static inline const char *fs_pick(const void *const table[3][2], const fs_proble
         return "needs BM = BN = 32, 64 or 128";
     if (d < 0)
         return "needs head_dim 64 or 128";
-    *kernel = table[t][d];
+    *kernel = table[t][d][p->dtype];
     return NULL;
 }
 

@@ -91,11 +91,13 @@ __device__ __forceinline__ void fs_load_tile_async_sw(T *dst, const T *src, int 
     }
 }
 
-/* Host side. Every big-tile kernel is instantiated for BN in {64, 128} and D
- * in {64, 128}; the tables are indexed [BN == 128][D == 128]. */
+/* Host side. Every big-tile kernel is instantiated for BN in {64, 128}, D in
+ * {64, 128} and both element types; the kernel tables are indexed
+ * [BN == 128][D == 128][p->dtype], the shared-memory sizes (the same for
+ * both types) [BN == 128][D == 128]. */
 #define FS_BIG_INSTANCES(k)                                                    \
-    {{(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
-     {(const void *)k<128, 64>, (const void *)k<128, 128>}}
+    {{FS_TYPED(k, 64, 64), FS_TYPED(k, 64, 128)},                              \
+     {FS_TYPED(k, 128, 64), FS_TYPED(k, 128, 128)}}
 #define FS_BIG_SMEM(f) {{f<64, 64>(), f<64, 128>()}, {f<128, 64>(), f<128, 128>()}}
 
 /* A 128-byte swizzle repeats every 1024 bytes and is applied to address bits,
@@ -378,19 +380,6 @@ __device__ __forceinline__ void fs_wgmma_rs(float c[N / 8][4], const uint32_t a[
 FS_WGMMA(__half, "f16")
 FS_WGMMA(__nv_bfloat16, "bf16")
 #undef FS_WGMMA
-
-/* Their fp16 spellings, for the variants that do not take the element type
- * yet. */
-template <int N>
-__device__ __forceinline__ void fs_wgmma_ss(float c[N / 8][4], uint64_t a, uint64_t b, int accumulate)
-{
-    fs_wgmma_ss<N, __half>(c, a, b, accumulate);
-}
-template <int N>
-__device__ __forceinline__ void fs_wgmma_rs(float c[N / 8][4], const uint32_t a[4], uint64_t b)
-{
-    fs_wgmma_rs<N, __half>(c, a, b);
-}
 
 /* ---- the tile counter of a persistent grid (18 on) ---- */
 
