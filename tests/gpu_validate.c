@@ -1,12 +1,13 @@
 /* Every variant of the registry, steps and peers, against the reference, over
- * the shape matrix: N = 1, 17, 100, 1000, 1024, 4096; D = 64, 128; GQA groups
- * 1, 2, 4 (two kv heads); causal and not; B = 1, 2 at block shape 32x32, and
- * B = 1, N = 17, 1000, 4096 at 64x64 and 128x128; and two causal shapes of
- * 10 and 20 heads at N = 4096 whose tiles outnumber the SMs. A variant that
- * refuses a shape (plan), cannot run on this GPU (its target) or here at all
- * (its setup: a library missing) counts as skipped, with the reason. First the
- * fp32 GPU reference is checked against the double CPU one, since above
- * FS_CPU_REF_MAX_MACS it is the judge.
+ * the shape matrix, in each element type (fp16, then bf16): N = 1, 17, 100,
+ * 1000, 1024, 4096; D = 64, 128; GQA groups 1, 2, 4 (two kv heads); causal and
+ * not; B = 1, 2 at block shape 32x32, and B = 1, N = 17, 1000, 4096 at 64x64
+ * and 128x128; and two causal shapes of 10 and 20 heads at N = 4096 whose
+ * tiles outnumber the SMs. A variant that refuses a shape (plan) or a type
+ * (its .dtypes), cannot run on this GPU (its target) or here at all (its
+ * setup: a library missing) counts as skipped, with the reason. First the
+ * fp32 GPU reference is checked against the double CPU one, in both types,
+ * since above FS_CPU_REF_MAX_MACS it is the judge.
  *
  * Each shape draws fresh inputs from its own seed (printed on failure), and
  * every variant that takes the shape is checked against that one reference,
@@ -43,9 +44,9 @@ static void skip(tally *t, const char *reason)
 
 static void describe(char *s, size_t n, const fs_problem *p, uint64_t seed)
 {
-    snprintf(s, n, "B=%d Hq=%d Hkv=%d N=%d D=%d %s %dx%d seed=%llu", p->batch, p->heads_q,
-             p->heads_kv, p->seq, p->head_dim, p->causal ? "causal" : "full", p->bm, p->bn,
-             (unsigned long long)seed);
+    snprintf(s, n, "B=%d Hq=%d Hkv=%d N=%d D=%d %s %s %dx%d seed=%llu", p->batch, p->heads_q,
+             p->heads_kv, p->seq, p->head_dim, fs_dtype_names[p->dtype], p->causal ? "causal" : "full", p->bm,
+             p->bn, (unsigned long long)seed);
 }
 
 /* The GPU reference against the CPU one on small shapes, D = 40 included
@@ -56,10 +57,12 @@ static void check_gpu_reference(void)
         {1, 1, 1, 1, 64, 0}, {1, 2, 1, 17, 64, 1}, {2, 4, 2, 100, 128, 0},
         {1, 4, 2, 100, 128, 1}, {1, 2, 1, 50, 40, 1},
     };
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        const int *x = shapes[s];
+    const size_t nshapes = sizeof shapes / sizeof shapes[0];
+    for (size_t s = 0; s < FS_DTYPE_COUNT * nshapes; s++) {
+        const int *x = shapes[s % nshapes];
         fs_problem p;
         fs_problem_init(&p, x[0], x[1], x[2], x[3], x[4], x[5], 32, 32);
+        p.dtype = (fs_dtype)(s / nshapes);
         char what[160], why[256];
         uint64_t seed = 1000 + s;
         describe(what, sizeof what, &p, seed);
@@ -113,7 +116,8 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
         const char *no = v->plan(&p, &plan[i]);
         takes[i] = 0;
         char code[32];
-        if (no || (no = fs_variant_code(v, cc, code, sizeof code, target, sizeof target)))
+        if (no || (no = fs_dtype_refusal(v, p.dtype, target, sizeof target)) ||
+            (no = fs_variant_code(v, cc, code, sizeof code, target, sizeof target)))
             skip(&tallies[i], no);
         else
             takes[i] = any = 1;
@@ -198,29 +202,33 @@ int main(void)
     static const int seqs[] = {1, 17, 100, 1000, 1024, 4096}, dims[] = {64, 128}, groups[] = {1, 2, 4};
     uint64_t seed = 1;
     int lost = 0;
-    for (int tile = 32; tile <= 128 && !lost; tile *= 2)   /* BM = BN */
-        for (int si = 0; si < 6 && !lost; si++)
-            for (int di = 0; di < 2 && !lost; di++)
-                for (int gi = 0; gi < 3 && !lost; gi++)
-                    for (int causal = 0; causal < 2 && !lost; causal++)
-                        for (int batch = 1; batch <= (tile == 32 ? 2 : 1) && !lost; batch++) {
-                            int n = seqs[si];
-                            if (tile > 32 && n != 17 && n != 1000 && n != 4096)
-                                continue;
-                            fs_problem p;
-                            fs_problem_init(&p, batch, 2 * groups[gi], 2, n, dims[di], causal, tile, tile);
-                            p.sms = prop.multiProcessorCount;
-                            lost = check_shape(&p, seed++, cc, tallies) < 0;
-                        }
-    /* Causal, more tiles than the H200 has SMs, and heads in several of the
-     * L2-sized groups of step 18's order, the last group smaller (D = 128:
-     * groups of 8 heads; D = 64: of 16). */
-    static const int grouped[][2] = {{10, 128}, {20, 64}}; /* heads, D */
-    for (int k = 0; k < 2 && !lost; k++) {
-        fs_problem p;
-        fs_problem_init(&p, 1, grouped[k][0], grouped[k][0], 4096, grouped[k][1], 1, 128, 128);
-        p.sms = prop.multiProcessorCount;
-        lost = check_shape(&p, seed++, cc, tallies) < 0;
+    for (int type = 0; type < FS_DTYPE_COUNT && !lost; type++) {
+        for (int tile = 32; tile <= 128 && !lost; tile *= 2)   /* BM = BN */
+            for (int si = 0; si < 6 && !lost; si++)
+                for (int di = 0; di < 2 && !lost; di++)
+                    for (int gi = 0; gi < 3 && !lost; gi++)
+                        for (int causal = 0; causal < 2 && !lost; causal++)
+                            for (int batch = 1; batch <= (tile == 32 ? 2 : 1) && !lost; batch++) {
+                                int n = seqs[si];
+                                if (tile > 32 && n != 17 && n != 1000 && n != 4096)
+                                    continue;
+                                fs_problem p;
+                                fs_problem_init(&p, batch, 2 * groups[gi], 2, n, dims[di], causal, tile, tile);
+                                p.dtype = (fs_dtype)type;
+                                p.sms = prop.multiProcessorCount;
+                                lost = check_shape(&p, seed++, cc, tallies) < 0;
+                            }
+        /* Causal, more tiles than the H200 has SMs, and heads in several of
+         * the L2-sized groups of step 18's order, the last group smaller (D =
+         * 128: groups of 8 heads; D = 64: of 16). */
+        static const int grouped[][2] = {{10, 128}, {20, 64}}; /* heads, D */
+        for (int k = 0; k < 2 && !lost; k++) {
+            fs_problem p;
+            fs_problem_init(&p, 1, grouped[k][0], grouped[k][0], 4096, grouped[k][1], 1, 128, 128);
+            p.dtype = (fs_dtype)type;
+            p.sms = prop.multiProcessorCount;
+            lost = check_shape(&p, seed++, cc, tallies) < 0;
+        }
     }
     if (lost)
         printf("gpu-validate: the CUDA context is lost after that failure; the rest was not run\n");

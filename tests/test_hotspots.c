@@ -196,15 +196,15 @@ static void marks_changed_lines(void **state)
     has(s3, "Hot lines (PC sampling, hotspots.csv): the 5 hottest source lines of each step; diff: + a line of "
             "03 causal_skip's own file that the step inserted or rewrote, − a line of 02 grid_order's that it "
             "deleted or rewrote.");
-    has(s3, "| 02 grid_order | 27.5% | 1320 | variants/common.cuh:80 |  | math_pipe_throttle 41%, selected 28%, "
-            "short_scoreboard 17% | `fs_mma_16816(s[j], a, b[0], b[1]);` |");
+    has(s3, "| 02 grid_order | 27.5% | 1320 | variants/common.cuh:150 |  | math_pipe_throttle 41%, selected 28%, "
+            "short_scoreboard 17% | `fs_mma_16816<T>(s[j], a, b[0], b[1]);` |");
     has(s3, "|  | 11.2% | 540 | variants/02_grid_order.cu:42 | − | long_scoreboard 46%, branch_resolving 31%, "
             "selected 15% | `for (int k0 = 0; k0 < p.seq; k0 += TILE) {` |");
     has(s3, "|  | 11.0% | 330 | variants/03_causal_skip.cu:42 | + |");
     has(s3, "|  | 23.3% | 700 | variants/03_causal_skip.cu:44 |  |");
     has(s3, "|  | 9.7% | 290 | variants/03_causal_skip.cu:20 |  | no_instructions 48%, selected 27%, wait 14% | "
             "`__global__ void __launch_bounds__(TILE * 2) fs03_attention(fs_problem p)` |");
-    has(s3, "| 03 causal_skip | 33.7% | 1010 | variants/common.cuh:80 |  |");
+    has(s3, "| 03 causal_skip | 33.7% | 1010 | variants/common.cuh:150 |  |");
     /* Five lines a step: 03's sixth (line 41) is left out, yet counted below. */
     lacks(s3, "variants/03_causal_skip.cu:41");
     lacks(s3, "variants/02_grid_order.cu:57");
@@ -214,7 +214,7 @@ static void marks_changed_lines(void **state)
     /* 04 moved the loop's body into attend_block: 03's lines are gone, 04's new. */
     has(s4, "|  | 23.3% | 700 | variants/03_causal_skip.cu:44 | − |");
     has(s4, "|  | 24.9% | 640 | variants/04_two_stage.cu:28 | + |");
-    has(s4, "| 04 two_stage | 40.9% | 1050 | variants/common.cuh:80 |  |");
+    has(s4, "| 04 two_stage | 40.9% | 1050 | variants/common.cuh:150 |  |");
     free(s4);
     free(s3);
     /* The first step has no predecessor to diff; 00's sampling failed. */
@@ -268,12 +268,12 @@ static void moved_most(void **state)
     has(s2, "\nLines that moved most (share of each step's samples), 01 base → 02 grid_order: "
             "`fs_load_tile<TILE, D, TILE * 2>(sK, k + k0 * p.k_stride[2],…` (variants/02_grid_order.cu:44) "
             "41.5% → 23.8%; `for (int k0 = 0; k0 < p.seq; k0 += TILE) {` (variants/02_grid_order.cu:42) 0% → 11.2%; "
-            "`const float alpha = __expf(__half2float(m[r]) - __half2floa…` (variants/02_grid_order.cu:67) "
+            "`const float alpha = __expf(fs_to_float(m[r]) - fs_to_float(…` (variants/02_grid_order.cu:67) "
             "0% → 10.0%.\nStall reasons over all samples");
     has(s3, "\nLines that moved most (share of each step's samples), 02 grid_order → 03 causal_skip: "
             "`for (int k0 = 0; k0 < p.seq; k0 += TILE) {` (variants/02_grid_order.cu:42) 11.2% → 0%; "
             "`for (int k0 = 0; k0 < hi; k0 += TILE) {` (variants/03_causal_skip.cu:42) 0% → 11.0%; "
-            "`const float alpha = __expf(__half2float(m[r]) - __half2floa…` (variants/02_grid_order.cu:67) "
+            "`const float alpha = __expf(fs_to_float(m[r]) - fs_to_float(…` (variants/02_grid_order.cu:67) "
             "10.0% → 0%.\n");
     /* 04's sixth line (5.8%) counts; 03's kernel line has no match in 04. */
     has(s4, "\nLines that moved most (share of each step's samples), 03 causal_skip → 04 two_stage: "

@@ -65,13 +65,18 @@ static void jit_note(void **state)
 static void dtypes(void **state)
 {
     char why[128];
+    /* Every step and peer runs both types. */
     for (int i = 0; i < fs_variant_count; i++) {
         const fs_variant *v = fs_variants[i];
-        assert_null(fs_dtype_refusal(v, FS_FP16, why, sizeof why));   /* every variant runs fp16 */
-        if (fs_dtype_refusal(v, FS_BF16, why, sizeof why))
-            assert_true(matches(why, "^runs fp16 only, not bf16$"));
+        char id[64];
+        if (fs_dtype_refusal(v, FS_FP16, why, sizeof why) || fs_dtype_refusal(v, FS_BF16, why, sizeof why))
+            fail_msg("%s %s", fs_variant_id(v, id, sizeof id), why);
     }
-    const fs_variant both = {.dtypes = 1u << FS_FP16 | 1u << FS_BF16}, bf16 = {.dtypes = 1u << FS_BF16};
+    const fs_variant fp16 = {.dtypes = 0}, both = {.dtypes = 1u << FS_FP16 | 1u << FS_BF16},
+                     bf16 = {.dtypes = 1u << FS_BF16};
+    assert_null(fs_dtype_refusal(&fp16, FS_FP16, why, sizeof why));   /* 0: fp16 alone */
+    assert_non_null(fs_dtype_refusal(&fp16, FS_BF16, why, sizeof why));
+    assert_true(matches(why, "^runs fp16 only, not bf16$"));
     assert_null(fs_dtype_refusal(&both, FS_BF16, why, sizeof why));
     assert_non_null(fs_dtype_refusal(&bf16, FS_FP16, why, sizeof why));
     assert_string_equal(why, "runs bf16 only, not fp16");

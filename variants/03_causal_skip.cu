@@ -16,26 +16,26 @@
 #include <math.h>
 #include "common.cuh"
 
-template <int TILE, int D>
+template <int TILE, int D, typename T>
 __global__ void __launch_bounds__(TILE * 2) fs03_attention(fs_problem p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    half *sQ = (half *)smem, *sK = sQ + TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
+    T *sQ = (T *)smem, *sK = sQ + TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
     const int bh = blockIdx.y, q0 = blockIdx.x * TILE;
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
-    const half *q = (const half *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
-    const half *k = (const half *)p.k + b * p.k_stride[0] + hk * p.k_stride[1];
-    const half *v = (const half *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
-    half *o = (half *)p.o + b * p.o_stride[0] + h * p.o_stride[1] + q0 * p.o_stride[2];
+    const T *q = (const T *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
+    const T *k = (const T *)p.k + b * p.k_stride[0] + hk * p.k_stride[1];
+    const T *v = (const T *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
+    T *o = (T *)p.o + b * p.o_stride[0] + h * p.o_stride[1] + q0 * p.o_stride[2];
 
     fs_load_tile<TILE, D, TILE * 2>(sQ, q, p.q_stride[2], p.seq - q0, p.head_dim);
 
     /* This thread's rows of the warp's 16: r = 0 is row g, r = 1 row g + 8. */
     const int row = q0 + warp * 16 + lane / 4;
-    half m[2] = {__float2half(-INFINITY), __float2half(-INFINITY)};
-    half l[2] = {__float2half(0.f), __float2half(0.f)};
+    T m[2] = {fs_from_float<T>(-INFINITY), fs_from_float<T>(-INFINITY)};
+    T l[2] = {fs_from_float<T>(0.f), fs_from_float<T>(0.f)};
     float acc[D / 8][4] = {};
 
     const int hi = p.causal ? min(p.seq, q0 + TILE) : p.seq;
@@ -63,17 +63,17 @@ __global__ void __launch_bounds__(TILE * 2) fs03_attention(fs_problem p)
 #pragma unroll
             for (int j = 0; j < TILE / 8; j++)
                 mx = fmaxf(mx, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
-            const half m_new = __float2half(fmaxf(__half2float(m[r]), fs_quad_max(mx)));
-            const float alpha = __expf(__half2float(m[r]) - __half2float(m_new));
+            const T m_new = fs_from_float<T>(fmaxf(fs_to_float(m[r]), fs_quad_max(mx)));
+            const float alpha = __expf(fs_to_float(m[r]) - fs_to_float(m_new));
             float sum = 0.f;
 #pragma unroll
             for (int j = 0; j < TILE / 8; j++)
 #pragma unroll
                 for (int e = 2 * r; e < 2 * r + 2; e++) {
-                    s[j][e] = __expf(s[j][e] - __half2float(m_new));
+                    s[j][e] = __expf(s[j][e] - fs_to_float(m_new));
                     sum += s[j][e];
                 }
-            l[r] = __float2half(__half2float(l[r]) * alpha + fs_quad_sum(sum));
+            l[r] = fs_from_float<T>(fs_to_float(l[r]) * alpha + fs_quad_sum(sum));
             m[r] = m_new;
 #pragma unroll
             for (int n = 0; n < D / 8; n++) {
@@ -90,18 +90,18 @@ __global__ void __launch_bounds__(TILE * 2) fs03_attention(fs_problem p)
         const int i = warp * 16 + lane / 4 + r * 8;
         if (q0 + i >= p.seq)
             continue;
-        const float inv = 1.f / __half2float(l[r]);
+        const float inv = 1.f / fs_to_float(l[r]);
 #pragma unroll
         for (int n = 0; n < D / 8; n++) {
             const int d = n * 8 + lane % 4 * 2;
             if (d < p.head_dim)
-                *(__half2 *)(o + i * p.o_stride[2] + d) =
-                    __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+                *(fs_pair<T> *)(o + i * p.o_stride[2] + d) =
+                    fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
         }
     }
 }
 
-static const void *const kernels[3][2] = FS_INSTANCES(fs03_attention);
+static const void *const kernels[3][2][FS_DTYPE_COUNT] = FS_INSTANCES(fs03_attention);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
 {
@@ -130,7 +130,7 @@ extern "C" const fs_variant fs_variant_03 = {
        "(__syncthreads around synchronous loads), so latency, not issue, bounds 02; and the triangle leaves "
        "a tail of the heaviest blocks last in each head, which lowers achieved occupancy. With larger blocks "
        "the step comes nearer the log's",
-    .target = "sm_80",
+    .target = "sm_80", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_setup_smem,

@@ -44,13 +44,13 @@
  * S = Q K^T, online softmax, O += P V, then hand the buffer back (consumed[s])
  * unless no later block will reuse it (block kb + STAGES < nblocks). MASKED
  * decides at compile time whether the causal and end-of-sequence mask exists. */
-template <int TILE, int D, bool MASKED>
-__device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ, const half *sKV,
+template <int TILE, int D, bool MASKED, typename T>
+__device__ __forceinline__ void attend_block(const fs_problem &p, const T *sQ, const T *sKV,
                                              uint64_t *loaded, uint64_t *consumed, int kb, int nblocks, int row,
                                              float m[2], float l[2], float acc[D / 8][4])
 {
     const int lane = threadIdx.x % 32, k0 = kb * TILE;
-    const half *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
+    const T *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
     fs_mbar_wait(&loaded[kb % STAGES], kb / STAGES % 2);
 
     float s[TILE / 8][4];
@@ -98,11 +98,11 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         fs_mbar_arrive(&consumed[kb % STAGES]);
 }
 
-template <int TILE, int D>
+template <int TILE, int D, typename T>
 __global__ void __launch_bounds__(TILE * 2 + 32) fs06_attention(fs_problem p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    half *sQ = (half *)smem, *sKV = sQ + TILE * FS_LD(D); /* then STAGES x (K, V) */
+    T *sQ = (T *)smem, *sKV = sQ + TILE * FS_LD(D); /* then STAGES x (K, V) */
     /* loaded[s]: the producer's 32 lanes, once their copies into buffer s have
      * landed; consumed[s]: every consumer thread, after its last read of it. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES];
@@ -116,16 +116,16 @@ __global__ void __launch_bounds__(TILE * 2 + 32) fs06_attention(fs_problem p)
 
     const int bh = blockIdx.y, q0 = blockIdx.x * TILE;
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
-    const half *q = (const half *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
-    const half *k = (const half *)p.k + b * p.k_stride[0] + hk * p.k_stride[1];
-    const half *v = (const half *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
-    half *o = (half *)p.o + b * p.o_stride[0] + h * p.o_stride[1] + q0 * p.o_stride[2];
+    const T *q = (const T *)p.q + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
+    const T *k = (const T *)p.k + b * p.k_stride[0] + hk * p.k_stride[1];
+    const T *v = (const T *)p.v + b * p.v_stride[0] + hk * p.v_stride[1];
+    T *o = (T *)p.o + b * p.o_stride[0] + h * p.o_stride[1] + q0 * p.o_stride[2];
 
     const int hi = p.causal ? min(p.seq, q0 + TILE) : p.seq, nblocks = fs_cdiv(hi, TILE);
 
     if (warp == TILE / 16) { /* the producer: Q with the first block, then the ring */
         for (int kb = 0; kb < nblocks; kb++) {
-            half *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
+            T *sK = sKV + kb % STAGES * 2 * TILE * FS_LD(D), *sV = sK + TILE * FS_LD(D);
             const int k0 = kb * TILE;
             if (kb >= STAGES)
                 fs_mbar_wait(&consumed[kb % STAGES], (kb / STAGES - 1) % 2);
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(TILE * 2 + 32) fs06_attention(fs_problem p)
     /* Stage 1: blocks every row sees in full. Stage 2: the diagonal block, and
      * a ragged last block past N; only these need the mask. */
     const int full = min(p.causal ? q0 : p.seq, p.seq / TILE * TILE) / TILE;
-    const half *sQw = sQ + warp * 16 * FS_LD(D);
+    const T *sQw = sQ + warp * 16 * FS_LD(D);
     for (int kb = 0; kb < full; kb++)
         attend_block<TILE, D, false>(p, sQw, sKV, loaded, consumed, kb, nblocks, row, m, l, acc);
     for (int kb = full; kb < nblocks; kb++)
@@ -163,13 +163,13 @@ __global__ void __launch_bounds__(TILE * 2 + 32) fs06_attention(fs_problem p)
         for (int n = 0; n < D / 8; n++) {
             const int d = n * 8 + lane % 4 * 2;
             if (d < p.head_dim)
-                *(__half2 *)(o + i * p.o_stride[2] + d) =
-                    __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+                *(fs_pair<T> *)(o + i * p.o_stride[2] + d) =
+                    fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
         }
     }
 }
 
-static const void *const kernels[3][2] = FS_INSTANCES(fs06_attention);
+static const void *const kernels[3][2][FS_DTYPE_COUNT] = FS_INSTANCES(fs06_attention);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
 {
@@ -197,7 +197,7 @@ extern "C" const fs_variant fs_variant_06 = {
     .deviation = "shared memory rose and theoretical occupancy fell, the other way from the log, yet time fell by "
        "more: hiding the load inside the block beats having more blocks. L2 reads rose: cp.async.cg bypasses "
        "L1, where 05's loads had found tiles that other blocks of the SM had just read",
-    .target = "sm_80",
+    .target = "sm_80", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_setup_smem,

@@ -51,14 +51,14 @@ __host__ __device__ constexpr size_t smem_bytes()
  * S = Q K^T, online softmax, O += P V, then hand the buffer back (consumed[s])
  * unless no later block will reuse it. MASKED decides at compile time whether
  * the causal and end-of-sequence mask exists. */
-template <int BN, int D, bool MASKED>
-__device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ, int qr, const half *sKV,
+template <int BN, int D, bool MASKED, typename T>
+__device__ __forceinline__ void attend_block(const fs_problem &p, const T *sQ, int qr, const T *sKV,
                                              uint64_t *loaded, uint64_t *consumed, int kb, int nblocks, int row,
                                              float m[2], float l[2], float acc[D / 8][4])
 {
     const int lane = threadIdx.x % 32, k0 = kb * BN;
     const float scale_log2 = p.scale * (float)M_LOG2E; /* m is the raw max: p = 2^(s c - m c) */
-    const half *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
+    const T *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
     fs_mbar_wait(&loaded[kb % STAGES], kb / STAGES % 2);
 
     float s[BN / 8][4];
@@ -105,11 +105,11 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         fs_mbar_arrive(&consumed[kb % STAGES]);
 }
 
-template <int BN, int D>
+template <int BN, int D, typename T>
 __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs09_attention(fs_problem p)
 {
     extern __shared__ unsigned char smem_raw[];
-    half *sQ = (half *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
+    T *sQ = (T *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
     /* loaded[s]: the producers' 128 threads, once their copies into buffer s
      * have landed; consumed[s]: every consumer thread, after its last read. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES];
@@ -124,17 +124,17 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs09_attentio
     const int bh = blockIdx.y, q0 = blockIdx.x * BM;
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
     const size_t head = (size_t)p.seq * D; /* the contiguous layout: a head is N rows of D */
-    const half *q = (const half *)p.q + (b * p.heads_q + h) * head + (size_t)q0 * D;
-    const half *k = (const half *)p.k + (b * p.heads_kv + hk) * head;
-    const half *v = (const half *)p.v + (b * p.heads_kv + hk) * head;
-    half *o = (half *)p.o + (b * p.heads_q + h) * head + (size_t)q0 * D;
+    const T *q = (const T *)p.q + (b * p.heads_q + h) * head + (size_t)q0 * D;
+    const T *k = (const T *)p.k + (b * p.heads_kv + hk) * head;
+    const T *v = (const T *)p.v + (b * p.heads_kv + hk) * head;
+    T *o = (T *)p.o + (b * p.heads_q + h) * head + (size_t)q0 * D;
 
     const int hi = p.causal ? min(p.seq, q0 + BM) : p.seq, nblocks = fs_cdiv(hi, BN);
 
     if (warp >= CONSUMERS) { /* the producers: Q with the first block, then the ring */
         const int tid = threadIdx.x - CONSUMERS * 32;
         for (int kb = 0; kb < nblocks; kb++) {
-            half *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
+            T *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
             const int k0 = kb * BN;
             /* One thread polls the barrier; the others wait at a named
              * barrier, which takes no issue slots from the consumers. */
@@ -174,12 +174,12 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs09_attentio
         const float inv = 1.f / l[r];
 #pragma unroll
         for (int n = 0; n < D / 8; n++)
-            *(__half2 *)(o + (size_t)i * D + n * 8 + lane % 4 * 2) =
-                __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+            *(fs_pair<T> *)(o + (size_t)i * D + n * 8 + lane % 4 * 2) =
+                fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
     }
 }
 
-static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs09_attention);
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES(fs09_attention);
 static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
@@ -191,7 +191,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     const int d = p->head_dim == 128;
     /* Big tiles are the step: 128 query rows whatever the log's tile asked. */
     const int bn = p->bm == BM && p->bn == 128 ? 128 : 64;
-    pl->kernel = kernels[bn == 128][d];
+    pl->kernel = kernels[bn == 128][d][p->dtype];
     pl->bm = BM;
     pl->bn = bn;
     pl->grid = dim3(fs_cdiv(p->seq, BM), p->batch * p->heads_q);
@@ -223,7 +223,7 @@ extern "C" const fs_variant fs_variant_09 = {
                   "over sm_active_cycles_avg_cycles) rises, since 256 blocks of 128 rows, one per SM, leave the "
                   "causal tail less balanced (16 mends it); bank conflicts (smem_ld_bank_conflicts) fall but are "
                   "not zero",
-    .target = "sm_80",
+    .target = "sm_80", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_setup_smem,

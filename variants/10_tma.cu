@@ -40,14 +40,14 @@ __host__ __device__ constexpr size_t smem_bytes()
  * S = Q K^T, online softmax, O += P V, then hand the buffer back (consumed[s])
  * unless no later block will reuse it. MASKED decides at compile time whether
  * the causal and end-of-sequence mask exists. */
-template <int BN, int D, bool MASKED>
-__device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ, int qr, const half *sKV,
+template <int BN, int D, bool MASKED, typename T>
+__device__ __forceinline__ void attend_block(const fs_problem &p, const T *sQ, int qr, const T *sKV,
                                              uint64_t *loaded, uint64_t *consumed, int kb, int nblocks, int row,
                                              float m[2], float l[2], float acc[D / 8][4])
 {
     const int lane = threadIdx.x % 32, k0 = kb * BN;
     const float scale_log2 = p.scale * (float)M_LOG2E; /* m is the raw max: p = 2^(s c - m c) */
-    const half *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
+    const T *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
     fs_mbar_wait(&loaded[kb % STAGES], kb / STAGES % 2);
 
     float s[BN / 8][4];
@@ -94,12 +94,12 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         fs_mbar_arrive(&consumed[kb % STAGES]);
 }
 
-template <int BN, int D>
+template <int BN, int D, typename T>
 __global__ void __launch_bounds__(CONSUMERS * 32 + 32, 1) fs10_attention(fs_problem p,
                                                                          const __grid_constant__ fs_tma_maps maps)
 {
     extern __shared__ unsigned char smem_raw[];
-    half *sQ = (half *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
+    T *sQ = (T *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
     /* loaded[s]: the producer's lane 0 with the bytes it expects, and the
      * copy engine as they land; consumed[s]: every consumer thread. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES];
@@ -115,18 +115,18 @@ __global__ void __launch_bounds__(CONSUMERS * 32 + 32, 1) fs10_attention(fs_prob
     const int bh = blockIdx.y, q0 = blockIdx.x * BM;
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
     const size_t head = (size_t)p.seq * D; /* the contiguous layout: a head is N rows of D */
-    half *o = (half *)p.o + (b * p.heads_q + h) * head + (size_t)q0 * D;
+    T *o = (T *)p.o + (b * p.heads_q + h) * head + (size_t)q0 * D;
 
     const int hi = p.causal ? min(p.seq, q0 + BM) : p.seq, nblocks = fs_cdiv(hi, BN);
 
     if (warp == CONSUMERS) { /* the producer: Q with the first block, then the ring */
         if (lane == 0)
             for (int kb = 0; kb < nblocks; kb++) {
-                half *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
+                T *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
                 uint64_t *bar = &loaded[kb % STAGES];
                 if (kb >= STAGES)
                     fs_mbar_wait(&consumed[kb % STAGES], (kb / STAGES - 1) % 2);
-                fs_mbar_expect_tx(bar, (kb == 0 ? BM + 2 * BN : 2 * BN) * D * sizeof(half));
+                fs_mbar_expect_tx(bar, (kb == 0 ? BM + 2 * BN : 2 * BN) * D * sizeof(T));
                 if (kb == 0)
                     fs_tma_load_tile<BM, D>(sQ, &maps.q, bar, q0, bh);
                 fs_tma_load_tile<BN, D>(sK, &maps.k, bar, kb * BN, b * p.heads_kv + hk);
@@ -156,12 +156,12 @@ __global__ void __launch_bounds__(CONSUMERS * 32 + 32, 1) fs10_attention(fs_prob
         const float inv = 1.f / l[r];
 #pragma unroll
         for (int n = 0; n < D / 8; n++)
-            *(__half2 *)(o + (size_t)i * D + n * 8 + lane % 4 * 2) =
-                __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+            *(fs_pair<T> *)(o + (size_t)i * D + n * 8 + lane % 4 * 2) =
+                fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
     }
 }
 
-static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs10_attention);
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES(fs10_attention);
 static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
@@ -173,7 +173,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     const int d = p->head_dim == 128;
     /* Big tiles are the step: 128 query rows whatever the log's tile asked. */
     const int bn = p->bm == BM && p->bn == 128 ? 128 : 64;
-    pl->kernel = kernels[bn == 128][d];
+    pl->kernel = kernels[bn == 128][d][p->dtype];
     pl->bm = BM;
     pl->bn = bn;
     pl->grid = dim3(fs_cdiv(p->seq, BM), p->batch * p->heads_q);
@@ -200,7 +200,7 @@ extern "C" const fs_variant fs_variant_10 = {
                   "copies competed with the consumers' ldmatrix for the memory pipe (stall_mio_throttle_warp_cycles "
                   "-75% at the seed's configuration): 7% at N = 16384 and 128 x 64, causal and not (the Hopper and "
                   "mma-sync sweeps)",
-    .target = "sm_90a",
+    .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_tma_variant_setup,

@@ -37,14 +37,14 @@ __host__ __device__ constexpr size_t smem_bytes()
  * S = Q K^T, online softmax, O += P V, then hand the buffer back (consumed[s])
  * unless no later block will reuse it. MASKED decides at compile time whether
  * the causal and end-of-sequence mask exists. */
-template <int BN, int D, bool MASKED>
-__device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ, int qr, const half *sKV,
+template <int BN, int D, bool MASKED, typename T>
+__device__ __forceinline__ void attend_block(const fs_problem &p, const T *sQ, int qr, const T *sKV,
                                              uint64_t *loaded, uint64_t *consumed, int kb, int nblocks, int row,
                                              float m[2], float l[2], float acc[D / 8][4])
 {
     const int lane = threadIdx.x % 32, k0 = kb * BN;
     const float scale_log2 = p.scale * (float)M_LOG2E; /* m is the raw max: p = 2^(s c - m c) */
-    const half *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
+    const T *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
     fs_mbar_wait(&loaded[kb % STAGES], kb / STAGES % 2);
 
     /* S for the warpgroup's 64 rows: per 16 columns of D, a descriptor of
@@ -54,9 +54,9 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
     fs_wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
-        const half *a = sQ + kk / 4 * BM * 64 + qr / 64 * 64 * 64 + kk % 4 * 16;
-        const half *bk = sK + kk / 4 * BN * 64 + kk % 4 * 16;
-        fs_wgmma_ss<BN>(s, fs_wgmma_desc(a, 16, 1024), fs_wgmma_desc(bk, 16, 1024), kk > 0);
+        const T *a = sQ + kk / 4 * BM * 64 + qr / 64 * 64 * 64 + kk % 4 * 16;
+        const T *bk = sK + kk / 4 * BN * 64 + kk % 4 * 16;
+        fs_wgmma_ss<BN, T>(s, fs_wgmma_desc(a, 16, 1024), fs_wgmma_desc(bk, 16, 1024), kk > 0);
     }
     fs_wgmma_commit();
     fs_wgmma_wait<0>();
@@ -109,10 +109,10 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
                 x = exp2f(fmaf(x, scale_log2, -m_scaled[e / 2]));
                 sum[e / 2] += x;
             }
-        pa[kk][0] = fs_pack_half2(s[2 * kk][0], s[2 * kk][1]);
-        pa[kk][1] = fs_pack_half2(s[2 * kk][2], s[2 * kk][3]);
-        pa[kk][2] = fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-        pa[kk][3] = fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+        pa[kk][0] = fs_pack2<T>(s[2 * kk][0], s[2 * kk][1]);
+        pa[kk][1] = fs_pack2<T>(s[2 * kk][2], s[2 * kk][3]);
+        pa[kk][2] = fs_pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[kk][3] = fs_pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
     }
 #pragma unroll
     for (int r = 0; r < 2; r++)
@@ -120,7 +120,7 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
     fs_wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++)
-        fs_wgmma_rs<D>(acc, pa[kk], fs_wgmma_desc(sV + kk * 16 * 64, BN * 64 * sizeof(half), 1024));
+        fs_wgmma_rs<D, T>(acc, pa[kk], fs_wgmma_desc(sV + kk * 16 * 64, BN * 64 * sizeof(T), 1024));
     fs_wgmma_commit();
     fs_wgmma_wait<0>();
     fs_wgmma_fence_acc<D>(acc);
@@ -128,12 +128,12 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
         fs_mbar_arrive(&consumed[kb % STAGES]);
 }
 
-template <int BN, int D>
+template <int BN, int D, typename T>
 __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs13_attention(fs_problem p,
                                                                          const __grid_constant__ fs_tma_maps maps)
 {
     extern __shared__ unsigned char smem_raw[];
-    half *sQ = (half *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
+    T *sQ = (T *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
     /* loaded[s]: the producer's lane 0 with the bytes it expects, and the
      * copy engine as they land; consumed[s]: every consumer thread. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES];
@@ -149,7 +149,7 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs13_attentio
     const int bh = blockIdx.y, q0 = blockIdx.x * BM;
     const int b = bh / p.heads_q, h = bh % p.heads_q, hk = h / (p.heads_q / p.heads_kv);
     const size_t head = (size_t)p.seq * D; /* the contiguous layout: a head is N rows of D */
-    half *o = (half *)p.o + (b * p.heads_q + h) * head + (size_t)q0 * D;
+    T *o = (T *)p.o + (b * p.heads_q + h) * head + (size_t)q0 * D;
 
     const int hi = p.causal ? min(p.seq, q0 + BM) : p.seq, nblocks = fs_cdiv(hi, BN);
 
@@ -157,11 +157,11 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs13_attentio
         fs_setmaxnreg_dec<24>();
         if (warp == CONSUMERS && lane == 0)
             for (int kb = 0; kb < nblocks; kb++) {
-                half *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
+                T *sK = sKV + kb % STAGES * 2 * BN * D, *sV = sK + BN * D;
                 uint64_t *bar = &loaded[kb % STAGES];
                 if (kb >= STAGES)
                     fs_mbar_wait(&consumed[kb % STAGES], (kb / STAGES - 1) % 2);
-                fs_mbar_expect_tx(bar, (kb == 0 ? BM + 2 * BN : 2 * BN) * D * sizeof(half));
+                fs_mbar_expect_tx(bar, (kb == 0 ? BM + 2 * BN : 2 * BN) * D * sizeof(T));
                 if (kb == 0)
                     fs_tma_load_tile<BM, D>(sQ, &maps.q, bar, q0, bh);
                 fs_tma_load_tile<BN, D>(sK, &maps.k, bar, kb * BN, b * p.heads_kv + hk);
@@ -192,12 +192,12 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs13_attentio
         const float inv = 1.f / l[r];
 #pragma unroll
         for (int n = 0; n < D / 8; n++)
-            *(__half2 *)(o + (size_t)i * D + n * 8 + lane % 4 * 2) =
-                __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+            *(fs_pair<T> *)(o + (size_t)i * D + n * 8 + lane % 4 * 2) =
+                fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
     }
 }
 
-static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs13_attention);
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES(fs13_attention);
 static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
@@ -210,7 +210,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     /* 128 query rows whatever the log's tile asked; 128 keys per step unless
      * 64 are asked. */
     const int bn = p->bm == BM && p->bn == 64 ? 64 : 128;
-    pl->kernel = kernels[bn == 128][d];
+    pl->kernel = kernels[bn == 128][d][p->dtype];
     pl->bm = BM;
     pl->bn = bn;
     pl->grid = dim3(fs_cdiv(p->seq, BM), p->batch * p->heads_q);
@@ -234,7 +234,7 @@ extern "C" const fs_variant fs_variant_13 = {
                   "consumers stall more on the MIO queue and on fixed-latency waits "
                   "(stall_mio_throttle_warp_cycles, stall_wait_warp_cycles); the registers are what 15 and 16 "
                   "use (15 keeps P across key blocks)",
-    .target = "sm_90a",
+    .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_tma_variant_setup,

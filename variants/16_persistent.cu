@@ -42,12 +42,12 @@ __host__ __device__ constexpr size_t smem_bytes()
 /* O += P V for the warpgroup: P's A fragments from registers, V's 16 rows
  * per step by a descriptor (2048 bytes per 16 keys inside each 64-column
  * slab). Issued, not waited for. */
-template <int BN, int D>
-__device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 16][4], const half *sV)
+template <int BN, int D, typename T>
+__device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 16][4], const T *sV)
 {
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++)
-        fs_wgmma_rs<D>(acc, pa[kk], fs_wgmma_desc(sV + kk * 16 * 64, BN * 64 * sizeof(half), 1024));
+        fs_wgmma_rs<D, T>(acc, pa[kk], fs_wgmma_desc(sV + kk * 16 * 64, BN * 64 * sizeof(T), 1024));
     fs_wgmma_commit();
 }
 
@@ -58,14 +58,14 @@ __device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 1
  * pa. `last`: the block's last step of all (its turn goes unclaimed). MASKED decides at compile time whether the causal and end-of-sequence
  * mask exists, FIRST whether there is a block before (no run-time branch
  * around a wgmma: ptxas would serialise them all). */
-template <int BN, int D, bool MASKED, bool FIRST>
-__device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ, int qr, const half *sKV,
+template <int BN, int D, bool MASKED, bool FIRST, typename T>
+__device__ __forceinline__ void attend_block(const fs_problem &p, const T *sQ, int qr, const T *sKV,
                                              uint64_t *loaded, uint64_t *consumed, int kb, int it, bool last, int row,
                                              float m[2], float l[2], float acc[D / 8][4], uint32_t pa[BN / 16][4])
 {
     const int lane = threadIdx.x % 32, k0 = kb * BN;
     const float scale_log2 = p.scale * (float)M_LOG2E; /* m is the raw max: p = 2^(s c - m c) */
-    const half *sK = sKV + it % STAGES * 2 * BN * D, *sVprev = sKV + (it + STAGES - 1) % STAGES * 2 * BN * D + BN * D;
+    const T *sK = sKV + it % STAGES * 2 * BN * D, *sVprev = sKV + (it + STAGES - 1) % STAGES * 2 * BN * D + BN * D;
     fs_mbar_wait(&loaded[it % STAGES], it / STAGES % 2);
 
     /* S for the warpgroup's 64 rows: per 16 columns of D, a descriptor of
@@ -77,9 +77,9 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
     fs_wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
-        const half *a = sQ + kk / 4 * BM * 64 + qr / 64 * 64 * 64 + kk % 4 * 16;
-        const half *bk = sK + kk / 4 * BN * 64 + kk % 4 * 16;
-        fs_wgmma_ss<BN>(s, fs_wgmma_desc(a, 16, 1024), fs_wgmma_desc(bk, 16, 1024), kk > 0);
+        const T *a = sQ + kk / 4 * BM * 64 + qr / 64 * 64 * 64 + kk % 4 * 16;
+        const T *bk = sK + kk / 4 * BN * 64 + kk % 4 * 16;
+        fs_wgmma_ss<BN, T>(s, fs_wgmma_desc(a, 16, 1024), fs_wgmma_desc(bk, 16, 1024), kk > 0);
     }
     fs_wgmma_commit();
     if (!FIRST)
@@ -139,10 +139,10 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, const half *sQ
             acc[n][e] *= alpha[e / 2];
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++) {
-        pa[kk][0] = fs_pack_half2(s[2 * kk][0], s[2 * kk][1]);
-        pa[kk][1] = fs_pack_half2(s[2 * kk][2], s[2 * kk][3]);
-        pa[kk][2] = fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-        pa[kk][3] = fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+        pa[kk][0] = fs_pack2<T>(s[2 * kk][0], s[2 * kk][1]);
+        pa[kk][1] = fs_pack2<T>(s[2 * kk][2], s[2 * kk][3]);
+        pa[kk][2] = fs_pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[kk][3] = fs_pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
     }
 }
 
@@ -173,16 +173,16 @@ __device__ __forceinline__ tile decode(const fs_problem &p, int t)
     return x;
 }
 
-template <int BN, int D>
+template <int BN, int D, typename T>
 __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs16_attention(fs_problem p,
                                                                          const __grid_constant__ fs_tma_maps maps)
 {
     extern __shared__ unsigned char smem_raw[];
-    half *sQ = (half *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
+    T *sQ = (T *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
     /* loaded[s]: the producer's lane 0 with the bytes it expects, and the
      * copy engine as they land; consumed[s]: every consumer thread.
      * q_loaded: the same for Q; q_free: one thread per consumer warpgroup,
-     * once its half of the Q buffer (O by then) has been read out. */
+     * once its T of the Q buffer (O by then) has been read out. */
     __shared__ uint64_t loaded[STAGES], consumed[STAGES], q_loaded, q_free;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     if (threadIdx.x == 0) {
@@ -204,17 +204,17 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs16_attentio
                 const tile x = decode<BN>(p, t);
                 const int kvh = x.bh / p.heads_q * p.heads_kv + x.bh % p.heads_q / (p.heads_q / p.heads_kv);
                 for (int kb = 0; kb < x.nblocks; kb++, it++) {
-                    half *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
+                    T *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
                     uint64_t *bar = &loaded[it % STAGES];
                     if (it >= STAGES)
                         fs_mbar_wait(&consumed[it % STAGES], (it / STAGES - 1) % 2);
-                    fs_mbar_expect_tx(bar, 2 * BN * D * sizeof(half));
+                    fs_mbar_expect_tx(bar, 2 * BN * D * sizeof(T));
                     fs_tma_load_tile<BN, D>(sK, &maps.k, bar, kb * BN, kvh);
                     fs_tma_load_tile<BN, D>(sV, &maps.v, bar, kb * BN, kvh);
                     if (kb == 0) {
                         if (j > 0)
                             fs_mbar_wait(&q_free, (j - 1) % 2);
-                        fs_mbar_expect_tx(&q_loaded, BM * D * sizeof(half));
+                        fs_mbar_expect_tx(&q_loaded, BM * D * sizeof(T));
                         fs_tma_load_tile<BM, D>(sQ, &maps.q, &q_loaded, x.q0, x.bh);
                     }
                 }
@@ -257,7 +257,7 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs16_attentio
         fs_wgmma_fence_acc<D>(acc);
         fs_mbar_arrive(&consumed[(it - 1) % STAGES]);
 
-        /* O into this warpgroup's half of the Q buffer, which its own S no
+        /* O into this warpgroup's T of the Q buffer, which its own S no
          * longer reads, then out by TMA: rows past N are clipped there. */
 #pragma unroll
         for (int r = 0; r < 2; r++) {
@@ -265,8 +265,8 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs16_attentio
             const float inv = 1.f / l[r];
 #pragma unroll
             for (int n = 0; n < D / 8; n++)
-                *(__half2 *)(sQ + fs_sw<BM>(i, n * 8 + lane % 4 * 2)) =
-                    __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+                *(fs_pair<T> *)(sQ + fs_sw<BM>(i, n * 8 + lane % 4 * 2)) =
+                    fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
         }
         fs_fence_proxy_async();
         fs_bar_sync(TURN + 2 + wg, 128);
@@ -282,7 +282,7 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs16_attentio
         fs_tma_store_wait_all(); /* no store outlives its block */
 }
 
-static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs16_attention);
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES(fs16_attention);
 static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
@@ -295,7 +295,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     /* 128 query rows whatever the log's tile asked; 128 keys per step unless
      * 64 are asked. */
     const int bn = p->bm == BM && p->bn == 64 ? 64 : 128;
-    pl->kernel = kernels[bn == 128][d];
+    pl->kernel = kernels[bn == 128][d][p->dtype];
     pl->bm = BM;
     pl->bn = bn;
     /* One block per SM at most; planned without a GPU (p->sms 0), one per
@@ -321,7 +321,7 @@ extern "C" const fs_variant fs_variant_16 = {
     .deviation = "faster than predicted at N = 1024: the SM load imbalance (sm_active_cycles_max_cycles over "
                   "sm_active_cycles_avg_cycles) falls almost to 1; non-causal tiles are all as long, so at long N the "
                   "schedule brings little over 15 there (the non-causal Hopper run)",
-    .target = "sm_90a",
+    .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_tma_variant_setup,

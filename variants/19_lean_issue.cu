@@ -41,19 +41,19 @@ __host__ __device__ constexpr size_t smem_bytes()
     return FS_SW_ALIGN + (size_t)(BM_OF(D) + 2 * STAGES * BN) * D * sizeof(half);
 }
 
-/* A descriptor's address field counts 16 bytes: a step of `elems` halves
+/* A descriptor's address field counts 16 bytes: a step of `elems` elements
  * inside shared memory adds elems / 8 to it (no carry past its 14 bits). */
 #define DESC_STEP(elems) ((uint64_t)(elems) / 8)
 
 /* O += P V for the warpgroup: P's A fragments from registers, V's 16 rows
  * per step by a descriptor (2048 bytes per 16 keys inside each 64-column
  * slab) made from dv, V's. Issued, not waited for. */
-template <int BN, int D>
+template <int BN, int D, typename T>
 __device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 16][4], uint64_t dv)
 {
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++)
-        fs_wgmma_rs<D>(acc, pa[kk], dv + DESC_STEP(kk * 16 * 64));
+        fs_wgmma_rs<D, T>(acc, pa[kk], dv + DESC_STEP(kk * 16 * 64));
     fs_wgmma_commit();
 }
 
@@ -66,7 +66,7 @@ __device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 1
  * compile time whether the causal and end-of-sequence mask exists, FIRST
  * whether there is a block before (no run-time branch around a wgmma: ptxas
  * would serialise them all). */
-template <int BN, int D, bool MASKED, bool FIRST>
+template <int BN, int D, bool MASKED, bool FIRST, typename T>
 __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, uint64_t dk, uint64_t dv, int wg,
                                              uint64_t *loaded, uint64_t *consumed, int kb, int it, int row,
                                              float m[2], float l[2], float alpha[2], float acc[D / 8][4],
@@ -87,8 +87,8 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, u
     fs_wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++)
-        fs_wgmma_ss<BN>(s, dq + DESC_STEP(kk / 4 * BM * 64 + kk % 4 * 16),
-                        dk + DESC_STEP(kk / 4 * BN * 64 + kk % 4 * 16), kk > 0);
+        fs_wgmma_ss<BN, T>(s, dq + DESC_STEP(kk / 4 * BM * 64 + kk % 4 * 16),
+                           dk + DESC_STEP(kk / 4 * BN * 64 + kk % 4 * 16), kk > 0);
     fs_wgmma_commit();
     if (!FIRST) { /* while S runs: O to block kb - 1's maximum, then its P V */
 #pragma unroll
@@ -97,7 +97,7 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, u
             for (int e = 0; e < 4; e++)
                 acc[n][e] *= alpha[e / 2];
         fs_wgmma_fence();
-        issue_pv<BN, D>(acc, pa, dv);
+        issue_pv<BN, D, T>(acc, pa, dv);
     }
     /* The next warpgroup's turn (the last warpgroup's last one is taken
      * after the tiles: no block knows its last tile in advance). */
@@ -152,10 +152,10 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, u
     }
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++) {
-        pa[kk][0] = fs_pack_half2(s[2 * kk][0], s[2 * kk][1]);
-        pa[kk][1] = fs_pack_half2(s[2 * kk][2], s[2 * kk][3]);
-        pa[kk][2] = fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-        pa[kk][3] = fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+        pa[kk][0] = fs_pack2<T>(s[2 * kk][0], s[2 * kk][1]);
+        pa[kk][1] = fs_pack2<T>(s[2 * kk][2], s[2 * kk][3]);
+        pa[kk][2] = fs_pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[kk][3] = fs_pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
     }
 }
 
@@ -188,13 +188,13 @@ __device__ __forceinline__ tile decode(const fs_problem &p, int t)
     return x;
 }
 
-template <int BN, int D>
+template <int BN, int D, typename T>
 __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_attention(fs_problem p,
                                                                          const __grid_constant__ fs_tma_maps maps)
 {
     constexpr int BM = BM_OF(D), WGS = BM / 64, CONSUMERS = BM / 16; /* consumer warps */
     extern __shared__ unsigned char smem_raw[];
-    half *sQ = (half *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
+    T *sQ = (T *)fs_sw_base(smem_raw), *sKV = sQ + BM * D; /* then STAGES x (K, V) */
     /* loaded[s]: the producer's lane 0 with the bytes it expects, and the
      * copy engine as they land; consumed[s]: every consumer thread.
      * q_loaded: the same for Q; q_free: one thread per consumer warpgroup,
@@ -240,19 +240,19 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
                 const tile x = decode<BN, D>(p, t);
                 const int kvh = x.bh / p.heads_q * p.heads_kv + x.bh % p.heads_q / (p.heads_q / p.heads_kv);
                 for (int kb = 0; kb < x.nblocks; kb++, it++) {
-                    half *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
+                    T *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
                     uint64_t *bar = &loaded[it % STAGES];
                     if (it >= STAGES)
                         fs_mbar_wait(&consumed[it % STAGES], (it / STAGES - 1) % 2);
                     if (kb == 0)
                         tile_at[it % STAGES] = t;
-                    fs_mbar_expect_tx(bar, 2 * BN * D * sizeof(half));
+                    fs_mbar_expect_tx(bar, 2 * BN * D * sizeof(T));
                     fs_tma_load_tile<BN, D>(sK, &maps.k, bar, kb * BN, kvh);
                     fs_tma_load_tile<BN, D>(sV, &maps.v, bar, kb * BN, kvh);
                     if (kb == 0) {
                         if (j > 0)
                             fs_mbar_wait(&q_free, (j - 1) % 2);
-                        fs_mbar_expect_tx(&q_loaded, BM * D * sizeof(half));
+                        fs_mbar_expect_tx(&q_loaded, BM * D * sizeof(T));
                         fs_tma_load_tile<BM, D>(sQ, &maps.q, &q_loaded, x.q0, x.bh);
                     }
                 }
@@ -269,7 +269,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
      * uniform registers: the descriptors below, made once. */
     const int wg = __shfl_sync(0xffffffffu, warp / 4, 0);
     const uint64_t dq = fs_wgmma_desc(sQ + wg * 64 * 64, 16, 1024), dk = fs_wgmma_desc(sKV, 16, 1024),
-                   dv = fs_wgmma_desc(sKV + BN * D, BN * 64 * sizeof(half), 1024);
+                   dv = fs_wgmma_desc(sKV + BN * D, BN * 64 * sizeof(T), 1024);
     if (wg == WGS - 1) /* the last warpgroup lets warpgroup 0 go first */
         fs_bar_arrive(TURN, 256);
     for (int j = 0, it = 0;; j++) {
@@ -290,13 +290,13 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
         /* Stage 1: key blocks every row of the block sees in full. Stage 2:
          * the blocks on the diagonal (one or two) and a ragged last block. */
         if (x.full > 0)
-            attend_block<BN, D, false, true>(p, dq, dk, dv, wg, loaded, consumed, 0, it, row, m, l, alpha, acc, pa);
+            attend_block<BN, D, false, true, T>(p, dq, dk, dv, wg, loaded, consumed, 0, it, row, m, l, alpha, acc, pa);
         else
-            attend_block<BN, D, true, true>(p, dq, dk, dv, wg, loaded, consumed, 0, it, row, m, l, alpha, acc, pa);
+            attend_block<BN, D, true, true, T>(p, dq, dk, dv, wg, loaded, consumed, 0, it, row, m, l, alpha, acc, pa);
         for (int kb = 1; kb < x.full; kb++)
-            attend_block<BN, D, false, false>(p, dq, dk, dv, wg, loaded, consumed, kb, it + kb, row, m, l, alpha, acc, pa);
+            attend_block<BN, D, false, false, T>(p, dq, dk, dv, wg, loaded, consumed, kb, it + kb, row, m, l, alpha, acc, pa);
         for (int kb = max(x.full, 1); kb < x.nblocks; kb++)
-            attend_block<BN, D, true, false>(p, dq, dk, dv, wg, loaded, consumed, kb, it + kb, row, m, l, alpha, acc, pa);
+            attend_block<BN, D, true, false, T>(p, dq, dk, dv, wg, loaded, consumed, kb, it + kb, row, m, l, alpha, acc, pa);
         it += x.nblocks;
         /* O to the last block's maximum, its P V, then its buffer goes back. */
         fs_wgmma_fence();
@@ -306,7 +306,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
             for (int e = 0; e < 4; e++)
                 acc[n][e] *= alpha[e / 2];
         fs_wgmma_fence();
-        issue_pv<BN, D>(acc, pa, dv + DESC_STEP((it - 1) % STAGES * 2 * BN * D));
+        issue_pv<BN, D, T>(acc, pa, dv + DESC_STEP((it - 1) % STAGES * 2 * BN * D));
         fs_wgmma_wait<0>();
         fs_wgmma_fence_acc<D>(acc);
         fs_mbar_arrive(&consumed[(it - 1) % STAGES]);
@@ -319,8 +319,8 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
             const float inv = 1.f / fs_quad_sum(l[r]);
 #pragma unroll
             for (int n = 0; n < D / 8; n++)
-                *(__half2 *)(sQ + fs_sw<BM>(i, n * 8 + lane % 4 * 2)) =
-                    __floats2half2_rn(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
+                *(fs_pair<T> *)(sQ + fs_sw<BM>(i, n * 8 + lane % 4 * 2)) =
+                    fs_pair_rn<T>(acc[n][2 * r] * inv, acc[n][2 * r + 1] * inv);
         }
         fs_fence_proxy_async();
         fs_bar_sync(TURN + WGS + wg, 128);
@@ -338,7 +338,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs19_atte
         fs_tma_store_wait_all(); /* no store outlives its block */
 }
 
-static const void *const kernels[2][2] = FS_BIG_INSTANCES(fs19_attention);
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES(fs19_attention);
 static const size_t smem[2][2] = FS_BIG_SMEM(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
@@ -351,7 +351,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     /* 192 or 128 query rows whatever the log's tile asked; 128 keys per step
      * unless 128 x 64 is asked. */
     const int bn = p->bm == 128 && p->bn == 64 ? 64 : 128;
-    pl->kernel = kernels[bn == 128][d];
+    pl->kernel = kernels[bn == 128][d][p->dtype];
     pl->bm = bm;
     pl->bn = bn;
     /* One block per SM at most; planned without a GPU (p->sms 0), one per
@@ -376,7 +376,7 @@ extern "C" const fs_variant fs_variant_19 = {
     .expects = {{"warp_inst", -20, -10}},
     .deviation = "at N = 16384 causal (the Hopper run) the busiest SM's cycles fall 4.1% but the time only 1.8%: "
                  "cycles over time, the clock, fall from 1.48 to 1.45 GHz as the tensor pipes get busier",
-    .target = "sm_90a",
+    .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_tma_counter_setup,

@@ -9,16 +9,72 @@
  *
  * Fragment layouts of mma.sync.m16n8k16 (PTX ISA, "Matrix fragments"), lane =
  * 4*g + t: the C/D fragment holds rows g and g+8, columns 2t and 2t+1 of an
- * 8-column tile; c[0], c[1] are row g, c[2], c[3] row g+8. */
+ * 8-column tile; c[0], c[1] are row g, c[2], c[3] row g+8.
+ *
+ * The element type T of Q, K, V, O and P is one template parameter, the last,
+ * of every kernel and of the wrappers here and in hopper.cuh: __half (fp16)
+ * or __nv_bfloat16 (bf16). Each variant instantiates its kernels for both and
+ * launches the one of p->dtype (FS_TYPED). Both are 16 bits wide, so tiles,
+ * fragments, copies and ldmatrix (b16) are the same for either, and host code
+ * sizes buffers with sizeof(half). What differs is spelled out once: the
+ * tensor cores' operand type (fs_mma_16816 below, wgmma in hopper.cuh) and,
+ * in fs_elem, the pair of two elements, two floats rounded into one, and the
+ * conversions to and from float. A wrapper that takes a T pointer deduces T;
+ * one that takes none names it: fs_mma_16816<T>. */
 #ifndef FS_COMMON_CUH
 #define FS_COMMON_CUH
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "variant.h"
 
-/* Shared-memory rows are padded by 8 halves (16 bytes): the 8 row addresses of
+static_assert(sizeof(__nv_bfloat16) == sizeof(__half), "both element types are 16 bits");
+
+/* What the element type changes: its pair (two of it in one 32-bit
+ * register, the lower address in the low half), float -> pair rounded to
+ * nearest, and the conversions of one element. */
+template <typename T>
+struct fs_elem;
+template <>
+struct fs_elem<__half> {
+    typedef __half2 pair;
+    static __device__ __forceinline__ pair pair_rn(float lo, float hi) { return __floats2half2_rn(lo, hi); }
+    static __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+    static __device__ __forceinline__ __half from_float(float x) { return __float2half(x); }
+};
+template <>
+struct fs_elem<__nv_bfloat16> {
+    typedef __nv_bfloat162 pair;
+    static __device__ __forceinline__ pair pair_rn(float lo, float hi) { return __floats2bfloat162_rn(lo, hi); }
+    static __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+    static __device__ __forceinline__ __nv_bfloat16 from_float(float x) { return __float2bfloat16(x); }
+};
+
+/* Two elements (__half2, __nv_bfloat162), and two floats rounded into one:
+ * the stores of O. */
+template <typename T>
+using fs_pair = typename fs_elem<T>::pair;
+template <typename T>
+__device__ __forceinline__ fs_pair<T> fs_pair_rn(float lo, float hi)
+{
+    return fs_elem<T>::pair_rn(lo, hi);
+}
+
+/* One element to float and back (rounded to nearest). */
+template <typename T>
+__device__ __forceinline__ float fs_to_float(T x)
+{
+    return fs_elem<T>::to_float(x);
+}
+template <typename T>
+__device__ __forceinline__ T fs_from_float(float x)
+{
+    return fs_elem<T>::from_float(x);
+}
+
+/* Shared-memory rows are padded by 8 elements (16 bytes): the 8 row addresses of
  * an ldmatrix phase then fall in 8 different 4-bank groups, no conflicts. */
 #define FS_LD(D) ((D) + 8)
 
@@ -29,40 +85,54 @@ __device__ __forceinline__ uint32_t fs_smem_addr(const void *p)
     return (uint32_t)__cvta_generic_to_shared(p);
 }
 
-/* Four 8x8 fp16 matrices; lane l supplies the row address of matrix l/8. */
-__device__ __forceinline__ void fs_ldmatrix_x4(uint32_t r[4], const half *p)
+/* Four 8x8 matrices of 16-bit elements; lane l supplies the row address of
+ * matrix l/8. */
+template <typename T>
+__device__ __forceinline__ void fs_ldmatrix_x4(uint32_t r[4], const T *p)
 {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(fs_smem_addr(p)));
 }
 
-__device__ __forceinline__ void fs_ldmatrix_x4_trans(uint32_t r[4], const half *p)
+template <typename T>
+__device__ __forceinline__ void fs_ldmatrix_x4_trans(uint32_t r[4], const T *p)
 {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(fs_smem_addr(p)));
 }
 
-/* c += a * b, fp16 operands, fp32 accumulators. */
-__device__ __forceinline__ void fs_mma_16816(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
+/* c += a * b, operands of type T, fp32 accumulators; one specialization a
+ * type, TY its PTX name. */
+template <typename T>
+__device__ __forceinline__ void fs_mma_16816(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1);
+#define FS_MMA_16816(T, TY)                                                                                 \
+    template <>                                                                                             \
+    __device__ __forceinline__ void fs_mma_16816<T>(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1) \
+    {                                                                                                       \
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." TY "." TY ".f32 "                            \
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"                              \
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                                       \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));                       \
+    }
+FS_MMA_16816(__half, "f16")
+FS_MMA_16816(__nv_bfloat16, "bf16")
+#undef FS_MMA_16816
 
-__device__ __forceinline__ uint32_t fs_pack_half2(float lo, float hi)
+/* Two floats rounded to T and packed into one register, lo in the low half:
+ * a fragment of P. */
+template <typename T>
+__device__ __forceinline__ uint32_t fs_pack2(float lo, float hi)
 {
-    __half2 h = __floats2half2_rn(lo, hi);
+    fs_pair<T> h = fs_pair_rn<T>(lo, hi);
     return *(uint32_t *)&h;
 }
 
 /* S = Q K^T for one warp: sQ points at the warp's 16 query rows, sK at TILE key
  * rows, both [row][FS_LD(D)]. s[j] is the C fragment of key columns 8j..8j+7. */
-template <int TILE, int D>
-__device__ __forceinline__ void fs_warp_qk(float s[TILE / 8][4], const half *sQ, const half *sK)
+template <int TILE, int D, typename T>
+__device__ __forceinline__ void fs_warp_qk(float s[TILE / 8][4], const T *sQ, const T *sK)
 {
     const int lane = threadIdx.x % 32;
 #pragma unroll
@@ -77,31 +147,31 @@ __device__ __forceinline__ void fs_warp_qk(float s[TILE / 8][4], const half *sQ,
             /* K is [key][d]: row-major keys are the column-major B operand. */
             uint32_t b[4];
             fs_ldmatrix_x4(b, sK + (j * 8 + lane % 8 + (lane / 16) * 8) * FS_LD(D) + kk + (lane / 8 % 2) * 8);
-            fs_mma_16816(s[j], a, b[0], b[1]);
-            fs_mma_16816(s[j + 1], a, b[2], b[3]);
+            fs_mma_16816<T>(s[j], a, b[0], b[1]);
+            fs_mma_16816<T>(s[j + 1], a, b[2], b[3]);
         }
     }
 }
 
-/* acc += P V for one warp. P is s rounded to fp16: the C fragments of two
+/* acc += P V for one warp. P is s rounded to T: the C fragments of two
  * neighbouring 8-key tiles are exactly the A fragment of one 16-key step, so P
  * never leaves registers. V is [key][d]; ldmatrix.trans gives its B fragments. */
-template <int TILE, int D>
-__device__ __forceinline__ void fs_warp_pv(float acc[D / 8][4], const float s[TILE / 8][4], const half *sV)
+template <int TILE, int D, typename T>
+__device__ __forceinline__ void fs_warp_pv(float acc[D / 8][4], const float s[TILE / 8][4], const T *sV)
 {
     const int lane = threadIdx.x % 32;
 #pragma unroll
     for (int kk = 0; kk < TILE / 16; kk++) {
-        const uint32_t a[4] = {fs_pack_half2(s[2 * kk][0], s[2 * kk][1]),
-                               fs_pack_half2(s[2 * kk][2], s[2 * kk][3]),
-                               fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                               fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+        const uint32_t a[4] = {fs_pack2<T>(s[2 * kk][0], s[2 * kk][1]),
+                               fs_pack2<T>(s[2 * kk][2], s[2 * kk][3]),
+                               fs_pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
+                               fs_pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
 #pragma unroll
         for (int n = 0; n < D / 8; n += 2) {
             uint32_t b[4];
             fs_ldmatrix_x4_trans(b, sV + (kk * 16 + lane % 8 + (lane / 8 % 2) * 8) * FS_LD(D) + n * 8 + (lane / 16) * 8);
-            fs_mma_16816(acc[n], a, b[0], b[1]);
-            fs_mma_16816(acc[n + 1], a, b[2], b[3]);
+            fs_mma_16816<T>(acc[n], a, b[0], b[1]);
+            fs_mma_16816<T>(acc[n + 1], a, b[2], b[3]);
         }
     }
 }
@@ -112,8 +182,8 @@ __device__ __forceinline__ void fs_warp_pv(float acc[D / 8][4], const float s[TI
  * nothing and padded values cannot inject NaN. All THREADS threads of the
  * block take part. Each thread issues four loads before their stores, so four
  * latencies overlap; all of a tile at once would double the registers. */
-template <int ROWS, int D, int THREADS>
-__device__ __forceinline__ void fs_load_tile(half *dst, const half *src, long long ld, int rows, int head_dim)
+template <int ROWS, int D, int THREADS, typename T>
+__device__ __forceinline__ void fs_load_tile(T *dst, const T *src, long long ld, int rows, int head_dim)
 {
     static_assert(ROWS * D / 8 % (4 * THREADS) == 0, "every thread copies 16-byte pieces in groups of 4");
 #pragma unroll 1
@@ -137,8 +207,8 @@ __device__ __forceinline__ void fs_load_tile(half *dst, const half *src, long lo
  * with fs_cp_async_wait_all() or signal an mbarrier when they land
  * (fs_cp_async_arrive). A source size of 0 fills the 16 bytes with
  * zeros, which pads rows past the end as fs_load_tile does. */
-template <int ROWS, int D>
-__device__ __forceinline__ void fs_load_tile_async(half *dst, const half *src, long long ld, int rows,
+template <int ROWS, int D, typename T>
+__device__ __forceinline__ void fs_load_tile_async(T *dst, const T *src, long long ld, int rows,
                                                    int head_dim, int tid, int nthreads)
 {
     for (int c = tid; c < ROWS * D / 8; c += nthreads) {
@@ -206,15 +276,21 @@ __device__ __forceinline__ float fs_quad_sum(float x)
     return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
 
-/* Host side. Every flash variant instantiates its kernel for BM = BN = TILE in
- * {32, 64, 128} and D in {64, 128}; fs_pick selects one at run time, or
- * returns why the problem is not one of them. */
-#define FS_INSTANCES(k)                                                        \
-    {{(const void *)k<32, 64>, (const void *)k<32, 128>},                      \
-     {(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
-     {(const void *)k<128, 64>, (const void *)k<128, 128>}}
+/* Host side. A kernel table's last index is the element type: FS_TYPED(k,
+ * A...) is {k<A..., __half>, k<A..., __nv_bfloat16>}, indexed by fs_dtype,
+ * and every launch takes the entry of p->dtype. */
+#define FS_TYPED(k, ...) {(const void *)k<__VA_ARGS__, __half>, (const void *)k<__VA_ARGS__, __nv_bfloat16>}
 
-static inline const char *fs_pick(const void *const table[3][2], const fs_problem *p, const void **kernel)
+/* Every flash variant instantiates its kernel for BM = BN = TILE in {32, 64,
+ * 128} and D in {64, 128}; fs_pick selects one at run time, or returns why
+ * the problem is not one of them. */
+#define FS_INSTANCES(k)                                                        \
+    {{FS_TYPED(k, 32, 64), FS_TYPED(k, 32, 128)},                              \
+     {FS_TYPED(k, 64, 64), FS_TYPED(k, 64, 128)},                              \
+     {FS_TYPED(k, 128, 64), FS_TYPED(k, 128, 128)}}
+
+static inline const char *fs_pick(const void *const table[3][2][FS_DTYPE_COUNT], const fs_problem *p,
+                                  const void **kernel)
 {
     const int t = p->bm == 32 ? 0 : p->bm == 64 ? 1 : p->bm == 128 ? 2 : -1;
     const int d = p->head_dim == 64 ? 0 : p->head_dim == 128 ? 1 : -1;
@@ -224,7 +300,7 @@ static inline const char *fs_pick(const void *const table[3][2], const fs_proble
         return "needs BM = BN = 32, 64 or 128";
     if (d < 0)
         return "needs head_dim 64 or 128";
-    *kernel = table[t][d];
+    *kernel = table[t][d][p->dtype];
     return NULL;
 }
 

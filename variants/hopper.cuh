@@ -5,7 +5,7 @@
  * The swizzled layout is the one TMA writes with CU_TENSOR_MAP_SWIZZLE_128B
  * and wgmma reads with a 128-byte-swizzle descriptor, so that 09 (cp.async),
  * 10 (TMA) and 11-12 (wgmma) keep one layout and each step changes one thing.
- * A ROWS x D tile is stored as D/64 slabs of ROWS rows of 64 halves (128
+ * A ROWS x D tile is stored as D/64 slabs of ROWS rows of 64 elements (128
  * bytes); inside each 1024-byte group of 8 rows, the 16-byte chunk c of row r
  * sits at chunk c ^ (r % 8). The 8 rows that an ldmatrix phase or a wgmma
  * core matrix reads then fall in 8 different 16-byte bank groups. */
@@ -28,8 +28,8 @@ __device__ __forceinline__ int fs_sw(int r, int d)
 /* S = Q K^T for one warp on swizzled tiles: sQ is the block's BM-row Q tile
  * and qr the warp's first row in it; sK holds BN key rows. s[j] is the C
  * fragment of key columns 8j..8j+7 (as fs_warp_qk). */
-template <int BM, int BN, int D>
-__device__ __forceinline__ void fs_warp_qk_sw(float s[BN / 8][4], const half *sQ, int qr, const half *sK)
+template <int BM, int BN, int D, typename T>
+__device__ __forceinline__ void fs_warp_qk_sw(float s[BN / 8][4], const T *sQ, int qr, const T *sK)
 {
     const int lane = threadIdx.x % 32;
 #pragma unroll
@@ -43,29 +43,29 @@ __device__ __forceinline__ void fs_warp_qk_sw(float s[BN / 8][4], const half *sQ
         for (int j = 0; j < BN / 8; j += 2) {
             uint32_t b[4];
             fs_ldmatrix_x4(b, sK + fs_sw<BN>(j * 8 + lane % 8 + lane / 16 * 8, kk + lane / 8 % 2 * 8));
-            fs_mma_16816(s[j], a, b[0], b[1]);
-            fs_mma_16816(s[j + 1], a, b[2], b[3]);
+            fs_mma_16816<T>(s[j], a, b[0], b[1]);
+            fs_mma_16816<T>(s[j + 1], a, b[2], b[3]);
         }
     }
 }
 
 /* acc += P V for one warp, V a swizzled BN x D tile (as fs_warp_pv). */
-template <int BN, int D>
-__device__ __forceinline__ void fs_warp_pv_sw(float acc[D / 8][4], const float s[BN / 8][4], const half *sV)
+template <int BN, int D, typename T>
+__device__ __forceinline__ void fs_warp_pv_sw(float acc[D / 8][4], const float s[BN / 8][4], const T *sV)
 {
     const int lane = threadIdx.x % 32;
 #pragma unroll
     for (int kk = 0; kk < BN / 16; kk++) {
-        const uint32_t a[4] = {fs_pack_half2(s[2 * kk][0], s[2 * kk][1]),
-                               fs_pack_half2(s[2 * kk][2], s[2 * kk][3]),
-                               fs_pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                               fs_pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+        const uint32_t a[4] = {fs_pack2<T>(s[2 * kk][0], s[2 * kk][1]),
+                               fs_pack2<T>(s[2 * kk][2], s[2 * kk][3]),
+                               fs_pack2<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
+                               fs_pack2<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
 #pragma unroll
         for (int n = 0; n < D / 8; n += 2) {
             uint32_t b[4];
             fs_ldmatrix_x4_trans(b, sV + fs_sw<BN>(kk * 16 + lane % 8 + lane / 8 % 2 * 8, n * 8 + lane / 16 * 8));
-            fs_mma_16816(acc[n], a, b[0], b[1]);
-            fs_mma_16816(acc[n + 1], a, b[2], b[3]);
+            fs_mma_16816<T>(acc[n], a, b[0], b[1]);
+            fs_mma_16816<T>(acc[n + 1], a, b[2], b[3]);
         }
     }
 }
@@ -75,27 +75,29 @@ __device__ __forceinline__ void fs_warp_pv_sw(float acc[D / 8][4], const float s
  * fs_load_tile_async). NTHREADS is a multiple of 8 rows' chunks, so a thread
  * keeps its column and its row modulo 8 from pass to pass: its chunk's
  * swizzled place moves by a constant, and no pass works out an address. */
-template <int ROWS, int D, int NTHREADS>
-__device__ __forceinline__ void fs_load_tile_async_sw(half *dst, const half *src, int rows, int tid)
+template <int ROWS, int D, int NTHREADS, typename T>
+__device__ __forceinline__ void fs_load_tile_async_sw(T *dst, const T *src, int rows, int tid)
 {
     static_assert(NTHREADS % (D / 8 * 8) == 0 && ROWS % (NTHREADS / (D / 8)) == 0, "whole 8-row groups a pass");
     constexpr int STEP = NTHREADS / (D / 8); /* rows a pass */
     const int r = tid / (D / 8), d = tid % (D / 8) * 8;
     const uint32_t s = fs_smem_addr(dst + fs_sw<ROWS>(r, d));
-    const half *g = src + (size_t)r * D + d;
+    const T *g = src + (size_t)r * D + d;
 #pragma unroll
     for (int i = 0; i < ROWS / STEP; i++) {
         const bool in = r + i * STEP < rows;
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s + i * STEP * 64 * (int)sizeof(half)),
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s + i * STEP * 64 * (int)sizeof(T)),
                      "l"(in ? g + i * STEP * D : src), "r"(in ? 16 : 0));
     }
 }
 
-/* Host side. Every big-tile kernel is instantiated for BN in {64, 128} and D
- * in {64, 128}; the tables are indexed [BN == 128][D == 128]. */
+/* Host side. Every big-tile kernel is instantiated for BN in {64, 128}, D in
+ * {64, 128} and both element types; the kernel tables are indexed
+ * [BN == 128][D == 128][p->dtype], the shared-memory sizes (the same for
+ * both types) [BN == 128][D == 128]. */
 #define FS_BIG_INSTANCES(k)                                                    \
-    {{(const void *)k<64, 64>, (const void *)k<64, 128>},                      \
-     {(const void *)k<128, 64>, (const void *)k<128, 128>}}
+    {{FS_TYPED(k, 64, 64), FS_TYPED(k, 64, 128)},                              \
+     {FS_TYPED(k, 128, 64), FS_TYPED(k, 128, 128)}}
 #define FS_BIG_SMEM(f) {{f<64, 64>(), f<64, 128>()}, {f<128, 64>(), f<128, 128>()}}
 
 /* A 128-byte swizzle repeats every 1024 bytes and is applied to address bits,
@@ -163,8 +165,8 @@ __device__ __forceinline__ void fs_fence_mbar_init(void)
 
 /* A ROWS x D tile of TMA boxes: D/64 boxes of 64 columns x ROWS rows, each
  * one slab of the swizzled layout. */
-template <int ROWS, int D>
-__device__ __forceinline__ void fs_tma_load_tile(half *dst, const CUtensorMap *map, uint64_t *bar, int row, int head)
+template <int ROWS, int D, typename T>
+__device__ __forceinline__ void fs_tma_load_tile(T *dst, const CUtensorMap *map, uint64_t *bar, int row, int head)
 {
 #pragma unroll
     for (int h = 0; h < D / 64; h++)
@@ -177,10 +179,10 @@ typedef struct {
     CUtensorMap q, k, v, o;
 } fs_tma_maps;
 
-/* A [heads][seq][head_dim] fp16 tensor (contiguous) as a 3-D map with boxes
- * of 64 x rows x 1, 128-byte swizzle; reads past seq are zero. */
-static inline int fs_tma_map(CUtensorMap *map, const void *base, int heads, int seq, int head_dim, int rows,
-                             char *why, size_t whylen)
+/* A [heads][seq][head_dim] tensor of `type` (contiguous) as a 3-D map with
+ * boxes of 64 x rows x 1, 128-byte swizzle; reads past seq are zero. */
+static inline int fs_tma_map(CUtensorMap *map, fs_dtype type, const void *base, int heads, int seq, int head_dim,
+                             int rows, char *why, size_t whylen)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     if (!encode) {
@@ -196,7 +198,9 @@ static inline int fs_tma_map(CUtensorMap *map, const void *base, int heads, int 
     const cuuint64_t dim[3] = {(cuuint64_t)head_dim, (cuuint64_t)seq, (cuuint64_t)heads};
     const cuuint64_t stride[2] = {(cuuint64_t)head_dim * 2, (cuuint64_t)seq * head_dim * 2};
     const cuuint32_t box[3] = {64, (cuuint32_t)rows, 1}, step[3] = {1, 1, 1};
-    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, (void *)base, dim, stride, box, step,
+    const CUtensorMapDataType data =
+        type == FS_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUresult r = encode(map, data, 3, (void *)base, dim, stride, box, step,
                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
@@ -217,10 +221,10 @@ static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t 
         snprintf(why, whylen, "out of host memory");
         return -1;
     }
-    if (fs_tma_map(&m->q, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
-        fs_tma_map(&m->k, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map(&m->v, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map(&m->o, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
+    if (fs_tma_map(&m->q, p->dtype, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
+        fs_tma_map(&m->k, p->dtype, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->v, p->dtype, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->o, p->dtype, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
         free(m);
         return -1;
     }
@@ -320,57 +324,62 @@ __device__ __forceinline__ void fs_wgmma_fence_acc<128>(float c[16][4])
     asm volatile("" : FS_ACC128 : : "memory");
 }
 
-/* c (+)= A B, A and B from shared memory, both K-major; c is overwritten
- * when accumulate is 0. */
-template <int N>
+/* c (+)= A B, A and B from shared memory, both K-major, of type T; c is
+ * overwritten when accumulate is 0. */
+template <int N, typename T>
 __device__ __forceinline__ void fs_wgmma_ss(float c[N / 8][4], uint64_t a, uint64_t b, int accumulate);
 
-template <>
-__device__ __forceinline__ void fs_wgmma_ss<64>(float c[8][4], uint64_t a, uint64_t b, int accumulate)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " FS_REGS32 ", %32, %33, p, 1, 1, 0, 0;\n}\n"
-                 : FS_ACC64
-                 : "l"(a), "l"(b), "r"(accumulate)
-                 : "memory");
-}
-
-template <>
-__device__ __forceinline__ void fs_wgmma_ss<128>(float c[16][4], uint64_t a, uint64_t b, int accumulate)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " FS_REGS64 ", %64, %65, p, 1, 1, 0, 0;\n}\n"
-                 : FS_ACC128
-                 : "l"(a), "l"(b), "r"(accumulate)
-                 : "memory");
-}
-
-/* c += A B, A (16 columns of P, fp16) from registers in mma.sync's A
+/* c += A B, A (16 columns of P, of type T) from registers in mma.sync's A
  * fragment order, B from shared memory MN-major (imm-trans-b = 1). */
-template <int N>
+template <int N, typename T>
 __device__ __forceinline__ void fs_wgmma_rs(float c[N / 8][4], const uint32_t a[4], uint64_t b);
 
-template <>
-__device__ __forceinline__ void fs_wgmma_rs<64>(float c[8][4], const uint32_t a[4], uint64_t b)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " FS_REGS32
-                 ", {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
-                 : FS_ACC64
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)
-                 : "memory");
-}
-
-template <>
-__device__ __forceinline__ void fs_wgmma_rs<128>(float c[16][4], const uint32_t a[4], uint64_t b)
-{
-    asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " FS_REGS64
-                 ", {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
-                 : FS_ACC128
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)
-                 : "memory");
-}
+/* The four specializations of one element type, TY its PTX name: both
+ * forms at N = 64 and 128. */
+#define FS_WGMMA(T, TY)                                                                                         \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void fs_wgmma_ss<64, T>(float c[8][4], uint64_t a, uint64_t b, int accumulate)    \
+    {                                                                                                           \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                               \
+                     "wgmma.mma_async.sync.aligned.m64n64k16.f32." TY "." TY " " FS_REGS32                      \
+                     ", %32, %33, p, 1, 1, 0, 0;\n}\n"                                                          \
+                     : FS_ACC64                                                                                 \
+                     : "l"(a), "l"(b), "r"(accumulate)                                                          \
+                     : "memory");                                                                               \
+    }                                                                                                           \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void fs_wgmma_ss<128, T>(float c[16][4], uint64_t a, uint64_t b, int accumulate)  \
+    {                                                                                                           \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                               \
+                     "wgmma.mma_async.sync.aligned.m64n128k16.f32." TY "." TY " " FS_REGS64                     \
+                     ", %64, %65, p, 1, 1, 0, 0;\n}\n"                                                          \
+                     : FS_ACC128                                                                                \
+                     : "l"(a), "l"(b), "r"(accumulate)                                                          \
+                     : "memory");                                                                               \
+    }                                                                                                           \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void fs_wgmma_rs<64, T>(float c[8][4], const uint32_t a[4], uint64_t b)           \
+    {                                                                                                           \
+        asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"                                                 \
+                     "wgmma.mma_async.sync.aligned.m64n64k16.f32." TY "." TY " " FS_REGS32                      \
+                     ", {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"                                            \
+                     : FS_ACC64                                                                                 \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)                                       \
+                     : "memory");                                                                               \
+    }                                                                                                           \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void fs_wgmma_rs<128, T>(float c[16][4], const uint32_t a[4], uint64_t b)         \
+    {                                                                                                           \
+        asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"                                                 \
+                     "wgmma.mma_async.sync.aligned.m64n128k16.f32." TY "." TY " " FS_REGS64                     \
+                     ", {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"                                            \
+                     : FS_ACC128                                                                                \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)                                       \
+                     : "memory");                                                                               \
+    }
+FS_WGMMA(__half, "f16")
+FS_WGMMA(__nv_bfloat16, "bf16")
+#undef FS_WGMMA
 
 /* ---- the tile counter of a persistent grid (18 on) ---- */
 

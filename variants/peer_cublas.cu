@@ -2,19 +2,20 @@
  *
  * What: three steps through an N x N matrix per (batch, query head) in the
  *   workspace, as step 00, but the two products are cuBLAS's:
- *   (1) S = scale * Q K^T, cublasGemmStridedBatchedEx, fp16 in, fp32
- *       accumulate, fp32 out;
+ *   (1) S = scale * Q K^T, cublasGemmStridedBatchedEx, the element type in
+ *       (fp16 or bf16: CUDA_R_16F or CUDA_R_16BF), fp32 accumulate, fp32 out;
  *   (2) a row softmax kernel: one warp per query row, the causal mask applied
- *       here (keys j > i get P = 0), fp32 arithmetic, P written in fp16;
- *   (3) O = P V, cublasGemmStridedBatchedEx, fp16 in and out, fp32
- *       accumulate.
- * Why S in fp32: fp16 scores are coarse before the row max is subtracted
- *   (near 20 they are 0.016 apart, up to 0.8% error in exp(s - max) from
- *   rounding S alone), and the softmax reads S once more per pass; fp16 P is
- *   the operand type of the second product. S and P are separate buffers, as
- *   a first implementation keeps them: 6 bytes per score, workspace
- *   B*Hq*N*N*6 bytes. A run where that does not fit skips the row when the
- *   allocation is refused.
+ *       here (keys j > i get P = 0), fp32 arithmetic, P written in the
+ *       element type;
+ *   (3) O = P V, cublasGemmStridedBatchedEx, the element type in and out,
+ *       fp32 accumulate.
+ * Why S in fp32: 16-bit scores are coarse before the row max is subtracted
+ *   (near 20, fp16's are 0.016 apart, up to 0.8% error in exp(s - max) from
+ *   rounding S alone; bf16's 0.125), and the softmax reads S once more per
+ *   pass; P of the element type is the operand type of the second product. S
+ *   and P are separate buffers, as a first implementation keeps them: 6 bytes
+ *   per score, workspace B*Hq*N*N*6 bytes. A run where that does not fit
+ *   skips the row when the allocation is refused.
  * GQA: a strided batch needs one stride per operand, and query head h reads
  *   key/value head h / g. Each of the g query heads of a group is one batched
  *   call over all (batch, key/value head) pairs, so the products take 2*g
@@ -90,9 +91,10 @@ static int load_cublas(char *why, size_t whylen)
 
 #define WARPS 4   /* rows per softmax block, one warp each */
 
-/* Row r of the B*Hq*N rows of S: P = softmax(S) over the visible keys, fp16,
- * zeros where masked. Three passes over the row: max, sum, write. */
-__global__ void __launch_bounds__(WARPS * 32) fs_cublas_softmax(const float *s, half *p, long long rows, int n,
+/* Row r of the B*Hq*N rows of S: P = softmax(S) over the visible keys, of
+ * type T, zeros where masked. Three passes over the row: max, sum, write. */
+template <typename T>
+__global__ void __launch_bounds__(WARPS * 32) fs_cublas_softmax(const float *s, T *p, long long rows, int n,
                                                                 int causal)
 {
     const long long r = (long long)blockIdx.x * WARPS + threadIdx.x / 32;
@@ -100,7 +102,7 @@ __global__ void __launch_bounds__(WARPS * 32) fs_cublas_softmax(const float *s, 
     if (r >= rows)
         return;
     const float *srow = s + r * n;
-    half *prow = p + r * n;
+    T *prow = p + r * n;
     const int hi = causal ? (int)(r % n) + 1 : n;
     float mx = -INFINITY;
     for (int j = lane; j < hi; j += 32)
@@ -114,8 +116,11 @@ __global__ void __launch_bounds__(WARPS * 32) fs_cublas_softmax(const float *s, 
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
     const float inv = 1.f / sum;
     for (int j = lane; j < n; j += 32)
-        prow[j] = __float2half(j < hi ? __expf(srow[j] - mx) * inv : 0.f);
+        prow[j] = fs_from_float<T>(j < hi ? __expf(srow[j] - mx) * inv : 0.f);
 }
+
+static const void *const softmax_kernels[FS_DTYPE_COUNT] = {(const void *)fs_cublas_softmax<__half>,
+                                                            (const void *)fs_cublas_softmax<__nv_bfloat16>};
 
 static size_t scores(const fs_problem *p) { return (size_t)p->batch * p->heads_q * p->seq * p->seq; }
 
@@ -164,30 +169,35 @@ static cudaError_t launch(const fs_problem *p, const fs_plan *plan)
     cublasHandle_t h = (cublasHandle_t)p->state;
     const int n = p->seq, d = p->head_dim, g = p->heads_q / p->heads_kv, batch = p->batch * p->heads_kv;
     const long long nn = (long long)n * n;
+    /* Q, K, V, O and P are of p->dtype; both types are 16 bits wide, so
+     * offsets count 16-bit elements. */
+    const cudaDataType type = p->dtype == FS_BF16 ? CUDA_R_16BF : CUDA_R_16F;
     float *s = (float *)p->workspace;
-    half *pm = (half *)(s + scores(p));
+    uint16_t *pm = (uint16_t *)(s + scores(p));
     const float zero = 0.f, one = 1.f;
     /* Column-major view: a row-major [N][D] head is a D x N matrix of leading
      * dimension the row stride, and row-major S is S^T. S^T = K Q^T, then
      * O^T = V^T P^T; batch item x = b*Hkv + hk, query head hk*g + r. */
     for (int r = 0; r < g; r++)
         CUBLAS_CHECK(cb.gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &p->scale,
-                                  p->k, CUDA_R_16F, (int)p->k_stride[2], p->k_stride[1],
-                                  (const half *)p->q + r * p->q_stride[1], CUDA_R_16F,
+                                  p->k, type, (int)p->k_stride[2], p->k_stride[1],
+                                  (const uint16_t *)p->q + r * p->q_stride[1], type,
                                   (int)p->q_stride[2], g * p->q_stride[1], &zero, s + r * nn,
                                   CUDA_R_32F, n, g * nn, batch, CUBLAS_COMPUTE_32F,
                                   CUBLAS_GEMM_DEFAULT),
                      cudaErrorUnknown);
     const long long rows = (long long)scores(p) / n;
-    fs_cublas_softmax<<<(unsigned)((rows + WARPS - 1) / WARPS), WARPS * 32, 0, p->stream>>>(s, pm, rows, n,
-                                                                                          p->causal);
-    cudaError_t e = cudaGetLastError();
+    void *args[] = {&s, &pm, (void *)&rows, (void *)&n, (void *)&p->causal};
+    cudaError_t e = cudaLaunchKernel(softmax_kernels[p->dtype], dim3((unsigned)((rows + WARPS - 1) / WARPS)),
+                                     dim3(WARPS * 32), args, 0, p->stream);
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
     for (int r = 0; r < g; r++)
-        CUBLAS_CHECK(cb.gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one, p->v, CUDA_R_16F,
-                                  (int)p->v_stride[2], p->v_stride[1], pm + r * nn, CUDA_R_16F, n,
-                                  g * nn, &zero, (half *)p->o + r * p->o_stride[1], CUDA_R_16F,
+        CUBLAS_CHECK(cb.gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one, p->v, type,
+                                  (int)p->v_stride[2], p->v_stride[1], pm + r * nn, type, n,
+                                  g * nn, &zero, (uint16_t *)p->o + r * p->o_stride[1], type,
                                   (int)p->o_stride[2], g * p->o_stride[1], batch,
                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                      cudaErrorUnknown);
@@ -203,6 +213,7 @@ extern "C" const fs_variant fs_variant_cublas = {
     .why = "the library baseline of the unfused method: how far fusion takes the chain beyond fast GEMMs",
     .expect = "memory grows as N^2 (6 bytes per score); DRAM bytes dominated by S and P, as in step 00",
     .target = "sm_80",
+    .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 0,
     .plan = plan,
     .setup = setup,

@@ -17,7 +17,9 @@
  * finalizes, are what the frontend's build_plans picks for PyTorch. GQA: K and
  * V keep their heads_kv heads and cuDNN broadcasts them over the query heads.
  * Inference: the softmax statistics (max + log sum) stay a virtual tensor, as
- * the frontend leaves them, so they need no memory. */
+ * the frontend leaves them, so they need no memory. Q, K, V, O and P are
+ * of the problem's element type (CUDNN_DATA_HALF or CUDNN_DATA_BFLOAT16);
+ * S, the softmax and the products' accumulation are fp32. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <float.h>
@@ -278,14 +280,15 @@ static int build_graph(cudnn_state *s, const fs_problem *p, cudnn_desc *graph, c
     const int64_t kt_st[4] = {p->k_stride[0], p->k_stride[1], 1, p->k_stride[2]};
     const int64_t v_st[4] = {p->v_stride[0], p->v_stride[1], p->v_stride[2], 1};
     const int64_t o_st[4] = {p->o_stride[0], p->o_stride[1], p->o_stride[2], 1};
-    const int f32 = CUDNN_DATA_FLOAT, f16 = CUDNN_DATA_HALF;
+    /* Q, K, V, O and P are of the problem's element type. */
+    const int f32 = CUDNN_DATA_FLOAT, elem = p->dtype == FS_BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_HALF;
     cudnn_desc q, kt, v, o, scale, qk, scaled, max, sub, ex, sum, lg, stats, prob, ops[MAX_OPS];
     int k = 0;
 
-    if (tensor(s, "tensor Q", UID_Q, f16, q_dim, q_st, false, false, &q, why, len) ||
-        tensor(s, "tensor K (read as K transposed)", UID_K, f16, kt_dim, kt_st, false, false, &kt, why, len) ||
-        tensor(s, "tensor V", UID_V, f16, v_dim, v_st, false, false, &v, why, len) ||
-        tensor(s, "tensor O", UID_O, f16, q_dim, o_st, false, false, &o, why, len) ||
+    if (tensor(s, "tensor Q", UID_Q, elem, q_dim, q_st, false, false, &q, why, len) ||
+        tensor(s, "tensor K (read as K transposed)", UID_K, elem, kt_dim, kt_st, false, false, &kt, why, len) ||
+        tensor(s, "tensor V", UID_V, elem, v_dim, v_st, false, false, &v, why, len) ||
+        tensor(s, "tensor O", UID_O, elem, q_dim, o_st, false, false, &o, why, len) ||
         tensor(s, "tensor scale (by value)", UID_SCALE, f32, one, one, false, true, &scale, why, len) ||
         virtual_tensor(s, "tensor S = Q K^T", f32, s_dim, &qk, why, len) ||
         virtual_tensor(s, "tensor S * scale", f32, s_dim, &scaled, why, len) ||
@@ -324,7 +327,7 @@ static int build_graph(cudnn_state *s, const fs_problem *p, cudnn_desc *graph, c
         virtual_tensor(s, "tensor row sum", f32, row_dim, &sum, why, len) ||
         virtual_tensor(s, "tensor log(row sum)", f32, row_dim, &lg, why, len) ||
         virtual_tensor(s, "tensor softmax stats", f32, row_dim, &stats, why, len) ||
-        virtual_tensor(s, "tensor P (fp16)", f16, s_dim, &prob, why, len) ||
+        virtual_tensor(s, "tensor P (of the element type)", elem, s_dim, &prob, why, len) ||
         reduction(s, "operation row max", CUDNN_REDUCE_TENSOR_MAX, logits, max, &ops[k++], why, len) ||
         pointwise(s, "operation S - max", CUDNN_POINTWISE_SUB, f32, logits, max, NULL, sub, 0, &ops[k++], why, len) ||
         pointwise(s, "operation exp", CUDNN_POINTWISE_EXP, f32, sub, NULL, NULL, ex, 0, &ops[k++], why, len) ||
@@ -554,6 +557,7 @@ const fs_variant fs_variant_cudnn = {
     .expect = "within 5% of PyTorch's cuDNN backend at the same cuDNN version (35.7 us at the seed's shape on "
               "the H200)",
     .target = "sm_80",
+    .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = setup,
