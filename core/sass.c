@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "fail.h"
 #include "files.h"
+#include "variant.h"
 
 const char *const fss_names[FSS_COUNT] = {
     [FSS_MMA] = "MMA", [FSS_FFMA] = "FFMA", [FSS_FMUL] = "FMUL", [FSS_FADD] = "FADD",
@@ -63,6 +64,7 @@ static int classify(const char *op, const char *mods)
 
 typedef struct {
     int variant, nargs, args[4];
+    int dtype;               /* the fs_dtype its name names; -1: none */
     char base[128];          /* the name without its template arguments */
     long n[FSS_COUNT];
 } kernel;
@@ -78,9 +80,11 @@ static int variant_of(const char *name)
 }
 
 /* The integer template arguments: "ILi32ELi128EE" mangled, "<32, 128>"
- * demangled. */
+ * demangled; and the element type, the same in both ("__half",
+ * "__nv_bfloat16"). */
 static void template_args(const char *name, kernel *k)
 {
+    k->dtype = strstr(name, "__nv_bfloat16") ? FS_BF16 : strstr(name, "__half") ? FS_FP16 : -1;
     const char *open = strstr(name, "ILi"), *s;
     if (!open)
         open = strchr(name, '<');
@@ -123,18 +127,24 @@ int fss_row_instance(const fs_table *t, int row, fss_instance *out)
     if (!kind || strcmp(kind, "step") || !status || !strcmp(status, "skipped") || bn <= 0 || head_dim <= 0 ||
         number < 0 || number > 99 || (*end && *end != '_'))
         return 0;
-    *out = (fss_instance){(int)number, bn, head_dim, ""};
+    /* A run of an older schema has no dtype: fp16, its one type. */
+    const char *dtype = fs_table_get(t, row, "dtype");
+    const int type = dtype ? fs_dtype_find(dtype) : FS_FP16;
+    if (type < 0)
+        return 0;
+    *out = (fss_instance){(int)number, bn, head_dim, type, ""};
     const char *slug = fs_table_get(t, row, "slug");
     snprintf(out->slug, sizeof out->slug, "%s", slug ? slug : "");
     return 1;
 }
 
 /* A kernel of one of the instances: a kernel without template arguments
- * always is; <D> and <BN, D> by their arguments. */
+ * always is; <D> and <BN, D> by their arguments; one that names an element
+ * type, of that type only. */
 static int launched(const kernel *k, const fss_instance *inst, int n)
 {
     for (int i = 0; i < n; i++)
-        if (inst[i].variant == k->variant &&
+        if (inst[i].variant == k->variant && (k->dtype < 0 || k->dtype == inst[i].dtype) &&
             (k->nargs == 0 || (k->nargs == 1 && k->args[0] == inst[i].head_dim) ||
              (k->nargs == 2 && k->args[0] == inst[i].bn && k->args[1] == inst[i].head_dim)))
             return 1;

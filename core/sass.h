@@ -8,10 +8,11 @@
 #include "table.h"
 
 /* A kernel instance a run launched: a step's number and slug, the block's
- * BN and the head dimension (the steps' templates are <BN, D>, the naive
- * one's <D>). */
+ * BN, the head dimension and the element type (the steps' templates are
+ * <BN, D, T>, the naive one's <D, T>). */
 typedef struct {
     int variant, bn, head_dim;
+    int dtype;           /* fs_dtype */
     char slug[64];
 } fss_instance;
 /* The instance that row `row` of a results table launched: a step's row that

@@ -16,6 +16,7 @@
 #include "files.h"
 #include "sass.h"
 #include "testkit.h"
+#include "variant.h"
 
 static char dir[1100];
 
@@ -45,7 +46,7 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_int_equal(mkdir(path, 0777), 0);
     snprintf(path, sizeof path, "%s/variants/01_base.sass", dir);
     tk_spit(path, dump);
-    const fss_instance one[] = {{1, 32, 128, "base"}};
+    const fss_instance one[] = {{1, 32, 128, FS_FP16, "base"}};
     snprintf(out, sizeof out, "%s/sass.txt", dir);
     if (fs_sass_write(out, dir, one, 1, 90, why, sizeof why))
         fail_msg("%s", why);
@@ -55,7 +56,7 @@ static void keeps_the_runs_kernels_only(void **state)
                                     "        /*0000*/ HMMA.16816.F32 R8, R2, R4, R8 ;\n"
                                     "        /*0010*/ EXIT ;\n");
     /* Two instances of one step (a tile sweep): both, the dump read once. */
-    const fss_instance two_tiles[] = {{1, 32, 128, "base"}, {1, 64, 128, "base"}};
+    const fss_instance two_tiles[] = {{1, 32, 128, FS_FP16, "base"}, {1, 64, 128, FS_FP16, "base"}};
     assert_int_equal(fs_sass_write(out, dir, two_tiles, 2, 90, why, sizeof why), 0);
     assert_non_null(strstr(slurp(out), "ILi64ELi128E"));
     assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
@@ -69,7 +70,7 @@ static void keeps_the_runs_kernels_only(void **state)
               "        /*0000*/ HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n"
               "\t\tFunction : _Z14fs16_attentionILi64ELi128EEv10fs_problem11fs_tma_maps\n"
               "        /*0000*/ HGMMA.64x64x16.F32 R24, gdesc[UR4], RZ ;\n");
-    const fss_instance hopper[] = {{16, 128, 128, "persistent"}};
+    const fss_instance hopper[] = {{16, 128, 128, FS_FP16, "persistent"}};
     if (fs_sass_write(out, dir, hopper, 1, 90, why, sizeof why))
         fail_msg("%s", why);
     assert_non_null(strstr(slurp(out), "\tcode for sm_90a\n"));
@@ -78,7 +79,7 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_int_equal(fs_sass_write(out, dir, one, 1, 90, why, sizeof why), 0);
 
     /* A step without its dump: named, and the earlier sass.txt kept. */
-    const fss_instance missing[] = {{1, 32, 128, "base"}, {2, 32, 128, "grid_order"}};
+    const fss_instance missing[] = {{1, 32, 128, FS_FP16, "base"}, {2, 32, 128, FS_FP16, "grid_order"}};
     assert_int_equal(fs_sass_write(out, dir, missing, 2, 90, why, sizeof why), -1);
     assert_non_null(strstr(why, "variants/02_"));
     assert_non_null(strstr(why, "cuobjdump"));
@@ -127,7 +128,7 @@ typedef struct {
 static int read_big(void *arg)
 {
     const big_read *b = arg;
-    const fss_instance one[] = {{1, 32, 128, "base"}};
+    const fss_instance one[] = {{1, 32, 128, FS_FP16, "base"}};
     fss_mix mix[4];
     char archs[64], err[512];
     int n = fss_read(b->path, "sm_90", one, 1, mix, 4, archs, sizeof archs, err, sizeof err);
@@ -156,7 +157,7 @@ static void sass_inputs(void **state)
         fail_msg("%d kernels (%.0f MB) took %ld KiB more memory and %.2f s", b.kernels, 32.5, kib, seconds);
     unlink(path);
 
-    const fss_instance one[] = {{1, 32, 128, "base"}};
+    const fss_instance one[] = {{1, 32, 128, FS_FP16, "base"}};
     fss_mix mix[4];
     assert_int_equal(mkfifo(path, 0600), 0);
     alarm(10);
@@ -186,11 +187,37 @@ static void sass_inputs(void **state)
     unlink(path);
 }
 
+/* A step's kernels carry their element type: a row copies its type's
+ * instantiation alone, and a kernel that names no type serves both. */
+static void element_type_picks_its_kernel(void **state)
+{
+    char path[1200], out[1200], why[512] = "";
+    snprintf(path, sizeof path, "%s/typed", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/typed/variants", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/typed/variants/01_base.sass", dir);
+    tk_spit(path, "\tcode for sm_90\n"
+                  "\t\tFunction : _Z14fs01_attentionILi32ELi128E6__halfEv10fs_problem\n        /*0000*/ HMMA.16816.F32 R0, R2, R4, R0 ;\n"
+                  "\t\tFunction : _Z14fs01_attentionILi32ELi128E13__nv_bfloat16Ev10fs_problem\n        /*0000*/ HMMA.16816.F32.BF16 R0, R2, R4, R0 ;\n"
+                  "\t\tFunction : _Z11fs01_helperv\n        /*0000*/ EXIT ;\n");
+    snprintf(path, sizeof path, "%s/typed", dir);
+    snprintf(out, sizeof out, "%s/typed/sass.txt", dir);
+    const fss_instance bf16[] = {{1, 32, 128, FS_BF16, "base"}};
+    if (fs_sass_write(out, path, bf16, 1, 90, why, sizeof why))
+        fail_msg("%s", why);
+    const char *text = slurp(out);
+    assert_non_null(strstr(text, "13__nv_bfloat16"));
+    assert_null(strstr(text, "6__half"));
+    assert_non_null(strstr(text, "fs01_helper"));
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-sass", dir, sizeof dir))
         return 1;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances),
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(element_type_picks_its_kernel),cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances),
                                        cmocka_unit_test(sass_inputs)};
     return tk_done(dir, cmocka_run_group_tests(tests, NULL, NULL));
 }
