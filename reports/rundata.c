@@ -89,40 +89,6 @@ void fsr_row_config(const fsr_run *r, const fs_table *t, int row, fsr_config *c)
     snprintf(c->gpu, sizeof c->gpu, "%s", d < 0 ? "" : fsr_dev_at(r, d, "name"));
 }
 
-static fs_shape shape_of(const fsr_config *c)
-{
-#define FSR_COPY(field, column, log) .field = c->field,
-    return (fs_shape){FS_SHAPE_FIELDS(FSR_COPY)};
-#undef FSR_COPY
-}
-
-static int config_cmp(const fsr_config *a, const fsr_config *b)
-{
-    fs_shape x = shape_of(a), y = shape_of(b);
-    const int *u = (const int *)&x, *w = (const int *)&y; /* fs_shape is ints only */
-    int c = strcmp(a->mode, b->mode);
-    for (size_t k = 0; k < sizeof x / sizeof *u && !c; k++)
-        c = (u[k] > w[k]) - (u[k] < w[k]);
-    return c ? c : strcmp(a->gpu, b->gpu);
-}
-
-int fsr_same_config(const fsr_config *a, const fsr_config *b) { return !config_cmp(a, b); }
-
-int fsr_is_seed_config(const fsr_config *c)
-{
-    fs_shape x = shape_of(c);
-    return fs_shape_equal(&x, &fs_log_shape);
-}
-
-fsr_config fsr_log_config(void)
-{
-    fsr_config c = {.mode = "cold"};
-#define FSR_LOG(field, column, log) c.field = fs_log_shape.field;
-    FS_SHAPE_FIELDS(FSR_LOG)
-#undef FSR_LOG
-    return c;
-}
-
 static void resolve_roles(fsr_run *r)
 {
     for (int k = 0; k < FSR_ROLES; k++)
@@ -145,7 +111,7 @@ static void resolve_roles(fsr_run *r)
 
 int fsr_place_cmp(const fsr_place *a, const fsr_place *b)
 {
-    int c = config_cmp(&a->c, &b->c);
+    int c = fsr_config_cmp(&a->c, &b->c);
     if (!c)
         c = (a->number > b->number) - (a->number < b->number);
     if (!c && a->id && b->id)
@@ -268,7 +234,7 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
     }
     qsort(key, (size_t)n, sizeof *key, keyed_cmp);
     for (int j = 0; j < n; j++) {
-        if (j && !config_cmp(&key[j].p.c, &key[j - 1].p.c)) {
+        if (j && !fsr_config_cmp(&key[j].p.c, &key[j - 1].p.c)) {
             if (!fsr_place_cmp(&key[j].p, &key[j - 1].p)) {
                 char l[160];
                 fsr_config_label(&key[j].p.c, l, sizeof l);
@@ -556,7 +522,7 @@ int fsr_find_config(const fsr_run *r, const fsr_config *c)
 {
     int lo = 0, hi = r->ncfg;
     while (lo < hi) {
-        int mid = lo + (hi - lo) / 2, d = config_cmp(&r->cfgs[r->cfg_sorted[mid]], c);
+        int mid = lo + (hi - lo) / 2, d = fsr_config_cmp(&r->cfgs[r->cfg_sorted[mid]], c);
         if (!d)
             return r->cfg_sorted[mid];
         if (d < 0)
@@ -583,19 +549,74 @@ int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
     return n;
 }
 
-fs_problem fsr_problem(const fsr_config *c)
+
+/* ---- labels ---- */
+
+static const char *const field_word[FSR_NFIELDS] = {"B",      "N",     "Hq",   "Hkv", "D",
+                                                    "dtype",  "causal", "BMxBN", "mode", "GPU"};
+
+int fsr_swept(const fsr_run *r)
 {
-    fs_problem p = {.batch = c->batch, .heads_q = c->heads_q, .heads_kv = c->heads_kv, .seq = c->seq,
-                    .head_dim = c->head_dim, .dtype = (fs_dtype)c->dtype, .causal = c->causal, .bm = c->bm,
-                    .bn = c->bn};
-    /* The contiguous layout every run uses, so that a variant's plan accepts it. */
-    const long long row = c->head_dim, head = (long long)c->seq * row;
-    for (int i = 0; i < 2; i++) {
-        long long *qo = i ? p.o_stride : p.q_stride, *kv = i ? p.v_stride : p.k_stride;
-        qo[0] = c->heads_q * head, qo[1] = head, qo[2] = row;
-        kv[0] = c->heads_kv * head, kv[1] = head, kv[2] = row;
+    int mask = 0;
+    char a[64], b[64];
+    for (int i = 1; i < r->ncfg; i++)
+        for (int k = 0; k < FSR_NFIELDS; k++) {
+            fsr_field_text(&r->cfgs[0], k, 1, a, sizeof a);
+            fsr_field_text(&r->cfgs[i], k, 1, b, sizeof b);
+            mask |= strcmp(a, b) ? 1 << k : 0;
+        }
+    return mask;
+}
+
+void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < FSR_NFIELDS && n < len; k++) {
+        if (!(fields & (1 << k)))
+            continue;
+        n += snprintf(buf + n, len - n, "%s%s = ", n ? "; " : "", field_word[k]);
+        /* Distinct values; numbers ascending, words in order of appearance. */
+        char seen[64][64];
+        int ns = 0;
+        for (int i = 0; i < r->ncfg && ns < 64; i++) {
+            char t[64];
+            fsr_field_text(&r->cfgs[i], k, 1, t, sizeof t);
+            int j = 0;
+            while (j < ns && strcmp(seen[j], t))
+                j++;
+            if (j < ns)
+                continue;
+            for (j = ns++; j > 0 && isdigit((unsigned char)t[0]) && atoi(seen[j - 1]) > atoi(t); j--)
+                memcpy(seen[j], seen[j - 1], sizeof seen[j]);
+            memcpy(seen[j], t, sizeof t);
+        }
+        /* Long lists shortened to fit a chart's subtitle. */
+        for (int j = 0; j < ns && n < len; j++)
+            if (ns <= 5 || j < 2 || j == ns - 1)
+                n += snprintf(buf + n, len - n, "%s%s", j ? ", " : "", seen[j]);
+            else if (j == 2)
+                n += snprintf(buf + n, len - n, ", …");
+        if (ns > 5 && n < len)
+            n += snprintf(buf + n, len - n, " (%d values)", ns);
     }
-    return p;
+}
+
+void fsr_primary_label(const fsr_run *r, char *buf, size_t len)
+{
+    char l[160], v[512];
+    int swept = fsr_swept(r);
+    fsr_config_label(&r->cfgs[r->primary], l, sizeof l);
+    fsr_swept_values(r, swept, v, sizeof v);
+    snprintf(buf, len, "%s%s%s", l, swept ? "; the run sweeps " : "", v);
+}
+
+void fsr_variant_label(const fsr_run *r, int row, char *buf, size_t len)
+{
+    if (r->peer[row])
+        snprintf(buf, len, "%s (peer)", fsr_cell(r, row, "slug"));
+    else
+        snprintf(buf, len, "%02d %s", fsr_number(r, row), fsr_cell(r, row, "slug"));
 }
 
 /* ---- text ---- */

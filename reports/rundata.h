@@ -9,6 +9,7 @@
 #include "shape.h"
 #include "files.h"
 #include "table.h"
+#include "config.h"
 #include "variant.h"
 #include "markdown.h"
 #include "report.h"
@@ -34,15 +35,6 @@ typedef struct {
  * a little (a timeline's sm_active_pct reached 103.8%); 250% is no measure. */
 #define FSR_PCT_MAX 110.0
 extern const fsr_role fsr_roles[FSR_ROLES];
-
-/* A configuration: the mode and the problem's fields of core/shape.h; in a
- * run that holds several GPU types (a merge), the GPU's name too, so that
- * each type's rows are configurations of their own ("" otherwise). */
-typedef struct {
-    char mode[16];
-    FS_SHAPE_FIELDS(FS_SHAPE_DECLARE)
-    char gpu[64];
-} fsr_config;
 
 typedef struct {
     char dir[FS_PATH_MAX], id[256];
@@ -104,9 +96,6 @@ int fsr_find_row(const fsr_run *r, int cfg, int number);  /* a step's row; -1 if
  * search, as fsr_find_row and fsr_find_config. */
 int fsr_find_id(const fsr_run *r, int cfg, const char *id);
 int fsr_find_config(const fsr_run *r, const fsr_config *c); /* its index; -1 if absent */
-int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
-fsr_config fsr_log_config(void);                          /* that configuration, mode cold */
-int fsr_same_config(const fsr_config *a, const fsr_config *b);
 /* The configuration of row `row` of any table of r's folder with
  * results.csv's mode, shape and device columns (results.csv, and the
  * inside views' files). */
@@ -128,14 +117,6 @@ void fsr_result_place(const fsr_run *r, int row, fsr_place *p);
 /* t's rows (such a table's) in place order, rows of one place in their
  * order: those of a results row are then found by binary search. */
 void fsr_sort_rows(const fsr_run *r, fs_table *t);
-void fsr_config_label(const fsr_config *c, char *buf, size_t len);
-/* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
-enum {
-    FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_DTYPE, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE,
-    FSR_F_GPU, FSR_NFIELDS
-};
-/* The label without the fields in omit. */
-void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len);
 /* The fields in which the run's configurations differ. */
 int fsr_swept(const fsr_run *r);
 /* "N = 256, 512, 1024": the fields' values in the run, "; " between fields;
@@ -145,7 +126,6 @@ void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len);
  * that this is one of its values, so that no heading passes a swept field
  * off as the run's single value. */
 void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
-fs_problem fsr_problem(const fsr_config *c);
 /* Row i of reports/peers.csv is of configuration c of run r: its shape (K
  * and V may be expanded to the query heads), its element type, and the
  * configuration's GPU (the row's device a part of its name). */
