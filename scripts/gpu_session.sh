@@ -5,7 +5,7 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
-#          hopper-d64 mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
+#          hopper-d64 bf16 mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
@@ -88,6 +88,10 @@ for s in $steps; do
                 step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
                 hopper_d64 ;;
     hopper-d64) hopper_d64 ;;
+    # bf16: the log's configuration, and the Hopper sweep beside the peers.
+    bf16)       step bf16 150 "$fs" run --dtype bf16 --out "results/$stamp-$gpu-bf16"
+                step bf16-hopper 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
+                    --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-bf16-hopper" ;;
     # The mma.sync steps at both block shapes, causal and not (the Hopper
     # sweep's non-causal run takes 128 x 128 alone, where they spill
     # registers), for the call that measures PyTorch's backends (torch).
