@@ -108,18 +108,6 @@ void fs_table_reorder(fs_table *t, const int *order)
     t->cap = t->nrows;
 }
 
-void fs_table_sort_by(fs_table *t, const char *col)
-{
-    const int c = fs_table_col(t, col);
-    const char **text = fs_alloc_zero((size_t)t->nrows, sizeof *text);
-    for (int i = 0; i < t->nrows; i++)
-        text[i] = c < 0 ? "" : fs_table_cell(t, i, c);
-    int *order = sorted_names(text, t->nrows);
-    fs_table_reorder(t, order);
-    free(order);
-    free(text);
-}
-
 int fs_table_col(const fs_table *t, const char *name)
 {
     int lo = 0, hi = t->ncols;

@@ -31,8 +31,6 @@ void fs_table_add(fs_table *t, const char *const *cells);
 /* The rows put in another order: row i is the old row order[i] (a
  * permutation of the nrows rows). */
 void fs_table_reorder(fs_table *t, const int *order);
-/* The rows sorted by column col's text, rows of one text in their order. */
-void fs_table_sort_by(fs_table *t, const char *col);
 int fs_table_col(const fs_table *t, const char *name);           /* -1 if absent; the first of that name */
 const char *fs_table_cell(const fs_table *t, int row, int col);  /* column col < ncols */
 const char *fs_table_get(const fs_table *t, int row, const char *col); /* NULL if no such column */

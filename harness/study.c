@@ -239,8 +239,7 @@ static int prepare_device(study *s)
 
 static void study_free(study *s)
 {
-    if (s->counters.prof)
-        fs_profiler_close(s->counters.prof);
+    fs_counters_close(&s->counters);
     fs_views_close(s->views);
     fs_timer_close(s->timer);
     fs_inputs_free(&s->in);

@@ -273,8 +273,8 @@ int fsr_chart_seed(chart_ctx *c)
     if (n < 0)
         return 0;
     fs_table seed;
-    char e[512], path[FS_PATH_MAX];
-    if (fs_table_read(fsr_data(FSR_SEED_FIGURES, path, sizeof path), 0, &seed, e, sizeof e)) {
+    char e[512];
+    if (fsr_load_seed(&seed, e, sizeof e)) {
         snprintf(c->skip, sizeof c->skip, "%s", e);
         return 0;
     }

@@ -132,7 +132,7 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
     char dir[FS_PATH_MAX], path[FS_PATH_MAX], label[700];
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
-    if (fs_table_read(fsr_data(FSR_PEERS, path, sizeof path), 0, &peers, err, errlen)) {
+    if (fsr_load_peers(&peers, err, errlen)) {
         fsr_free(&r);
         return -1;
     }

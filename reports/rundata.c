@@ -401,14 +401,6 @@ double fsr_value(const fsr_run *r, int row, int role)
     return any && isfinite(sum) ? sum * fsr_roles[role].scale : NAN;
 }
 
-int fsr_has_role(const fsr_run *r, int role)
-{
-    for (int i = 0; i < r->res.nrows; i++)
-        if (!isnan(fsr_value(r, i, role)))
-            return 1;
-    return 0;
-}
-
 const char *fsr_dev_at(const fsr_run *r, int dev, const char *key)
 {
     const char *s = dev >= 0 && dev < r->dev.nrows ? fs_table_get(&r->dev, dev, key) : NULL;

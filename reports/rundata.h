@@ -64,7 +64,6 @@ void fsr_free(fsr_run *r);
 /* NAN when not measured or out of range: every quantity is 0 or more, a
  * share FSR_PCT_MAX at most. */
 double fsr_value(const fsr_run *r, int row, int role);
-int fsr_has_role(const fsr_run *r, int role);             /* any row has a value */
 /* device.csv's column `key` of device row dev; "" (NAN) when absent. */
 const char *fsr_dev_at(const fsr_run *r, int dev, const char *key);
 double fsr_dev_num_at(const fsr_run *r, int dev, const char *key); /* NAN when absent, not finite or negative */
