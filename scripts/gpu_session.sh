@@ -3,9 +3,9 @@
 # GPU but perhaps no gnuplot: build there, run the GPU tests, the study, the
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
-#   [STAMP=id] scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
-#          hopper-d64 bf16 mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
+#   scripts/gpu_session.sh OUT [STEP...]
+#   steps: build test-gpu test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
+#          hopper-d64 bf16 hq64 ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
@@ -28,12 +28,15 @@ steps=${*:-build test-gpu run tiles sweep hopper torch cudnn919 sanitize crossch
 mkdir -p "$out/logs" results
 export ARCHS=${ARCHS:-90}
 fs=build/flashstudy
-stamp=${STAMP:-$(date -u +%Y%m%d-%H%M%S)}   # STAMP: one id over several calls
 summary=$out/summary.txt
-# Run folders are named after the GPU: "NVIDIA H200" -> h200.
+# Run folders are named as `flashstudy run` names its own: the UTC time the
+# run starts and the GPU ("NVIDIA H200" -> nvidia-h200), then what it is.
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' \
-      | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//' -e 's/^nvidia-//')
+      | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
 gpu=${gpu:-gpu}
+rid() { echo "results/$(date -u +%Y%m%d-%H%M%S)-$gpu${1:+-$1}"; }
+# Whatever this call adds to results/ goes into the archive.
+touch "$out/.start"
 # The block-shape sweep: the steps whose plan reads BM x BN, from the
 # binary's registry (00 and the peers ignore the block shape).
 tiled() { "$fs" list --ids | grep -E '^[0-9]+_' | grep -v '^00_' | paste -sd, ; }
@@ -51,14 +54,22 @@ torch_ncu_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
 torch_ncu_metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
 
 hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,128x128 --head-dim 64 --variants "$(hopper)" \
-                   --time-budget 0.5 --out "results/$stamp-$gpu-hopper-d64"; }
+                   --time-budget 0.5 --out "$(rid hopper-d64)"; }
 # The chain's last N steps; the last one (or the VARIANTS given) goes under
 # the four sanitizers.
 last_steps() { "$fs" list --ids | grep -E '^[0-9]+_' | tail -"$1" | paste -sd, ; }
 
+# DEADLINE: seconds the whole session may take (default: no limit); a step
+# gets what is left of it at most, and none starts with under 10 s left, so
+# that the archive is always packed.
 step() { # name, limit in seconds, command...
     local name=$1 limit=$2; shift 2
     local t0=$SECONDS
+    if [ -n "${DEADLINE:-}" ]; then
+        local left=$((DEADLINE - SECONDS))
+        [ "$left" -ge 10 ] || { printf '%-12s skipped: the deadline\n' "$name" | tee -a "$summary"; return; }
+        [ "$left" -ge "$limit" ] || limit=$left
+    fi
     timeout "$limit" "$@" > "$out/logs/$name.log" 2>&1
     local rc=$?
     printf '%-12s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - t0))" | tee -a "$summary"
@@ -68,68 +79,98 @@ step() { # name, limit in seconds, command...
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$summary"
 for s in $steps; do
     case $s in
-    build)      step build 200 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
+    # FlashAttention-3's own benchmark builds beside ours (fa3-bench runs it).
+    build)      [ -n "${FA3_DIR:-}" ] && { FA_BUILD_ONLY=1 OUT="$out/logs/fa3" bash "$FA3_DIR/bench/build_and_run.sh" \
+                    > /dev/null 2>&1 & bench_build=$!; }
+                step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
+    # The PTX-only build, which the driver JIT-compiles: what a GPU newer
+    # than every target runs.
+    test-gpu-ptx) step test-gpu-ptx 300 env -u FA3_DIR make --no-print-directory -j"$(nproc)" BUILD=build-ptx CODE=compute test-gpu ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
     faults)     step faults 200 build/tests/gpu_faults ;;
     # The reference run: the study and the views inside every kernel (hot
     # lines, timelines), with where each phase's time went.
-    run)        step run 150 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --hotspots --timeline --out "results/$stamp-$gpu" ;;
+    run)        step run 150 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --hotspots --timeline --out "$(rid)" ;;
     # The views inside at 16k causal, the shape of the first cuDNN target:
     # the last two steps beside the cuDNN peer.
     inside-16k) step inside-16k 120 "$fs" run --seq 16384 --tile 128x128 --variants "$(last_steps 2),cudnn" --hotspots --timeline \
-                    --time-budget 0.5 --out "results/$stamp-$gpu-16k-inside" ;;
-    wall)       step wall 60 sh -c "time \"$fs\" run --out results/$stamp-$gpu-wall" ;;
+                    --time-budget 0.5 --out "$(rid 16k-inside)" ;;
+    wall)       step wall 60 sh -c "time \"$fs\" run --out $(rid wall)" ;;
     # What a newcomer's first `make run` costs: a build folder of its own,
     # the build, the study, its report and charts.
-    make-run)   step make-run 200 sh -c "time make BUILD=build-fresh run" ;;
-    tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "results/$stamp-$gpu-tiles" ;;
-    sweep)      step sweep 220 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "results/$stamp-$gpu-seq" ;;
-    hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper"
-                step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-hopper-full"
+    make-run)   step make-run 200 env -u FA3_DIR sh -c "time make BUILD=build-fresh run" ;;
+    tiles)      step tiles 150 "$fs" sweep --tile 32,64,128 --time-budget 0.5 --variants "$(tiled)" --out "$(rid tiles)" ;;
+    sweep)      step sweep 220 "$fs" sweep --seq 256,1024,4096,16384 --time-budget 0.3 --out "$(rid seq)" ;;
+    hopper)     step hopper 240 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --variants "$(hopper)" --time-budget 0.5 --out "$(rid hopper)"
+                step hopper-full 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(hopper)" --time-budget 0.5 --out "$(rid hopper-full)"
                 hopper_d64 ;;
     hopper-d64) hopper_d64 ;;
     # bf16: the log's configuration, and the Hopper sweep beside the peers.
-    bf16)       step bf16 150 "$fs" run --dtype bf16 --out "results/$stamp-$gpu-bf16"
+    bf16)       step bf16 150 "$fs" run --dtype bf16 --out "$(rid bf16)"
                 step bf16-hopper 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
-                    --variants "$(hopper)" --time-budget 0.5 --out "results/$stamp-$gpu-bf16-hopper" ;;
+                    --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper)"
+                step bf16-hopper-full 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
+                    --no-causal --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper-full)" ;;
+    # The shape of NVIDIA's H200 figures (B = 2, Hq = 64, Hkv = 8, D = 128):
+    # the last step beside the peers, both types, causal and not.
+    hq64)       step hq64 150 "$fs" sweep --dtype fp16,bf16 --heads-q 64 --seq 4096,8192,16384 --tile 128x128 \
+                    --variants "$(last_steps 1),cudnn,fa3" --time-budget 0.5 --out "$(rid hq64)"
+                step hq64-full 150 "$fs" sweep --dtype fp16,bf16 --heads-q 64 --seq 4096,8192,16384 --tile 128x128 \
+                    --no-causal --variants "$(last_steps 1),cudnn,fa3" --time-budget 0.5 --out "$(rid hq64-full)"
+                [ -x "${FA3_DIR:-}/bench/build/fa3_bench" ] &&
+                    step fa3-bench-hq64 120 "$FA3_DIR/bench/build/fa3_bench" --cold --no-check --hq 64 --no-d64 --ns 4096,8192,16384 ;;
+    # An older tree (OLD, e.g. from git archive) against this build, timing
+    # only, in turn twice each at the log's configuration: what a change to
+    # the house did to the times.
+    ab)         step ab-build 200 make -C "${OLD:?ab needs OLD}" -j"$(nproc)" ARCHS="$ARCHS" all
+                for i in 1 2; do
+                    step "ab-new-$i" 90 "$fs" run --no-profile --out "$(rid ab-new-$i)"
+                    step "ab-old-$i" 90 sh -c "cd '$OLD' && build/flashstudy run --no-profile --out '$PWD/$(rid ab-old-$i)'"
+                done ;;
     # The mma.sync steps at both block shapes, causal and not (the Hopper
     # sweep's non-causal run takes 128 x 128 alone, where they spill
     # registers), for the call that measures PyTorch's backends (torch).
     mma-sync)   step mma-sync 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 \
-                    --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync"
+                    --variants 08,09,10 --time-budget 0.5 --out "$(rid mma-sync)"
                 step mma-sync-full 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x64,128x128 --no-causal \
-                    --variants 08,09,10 --time-budget 0.5 --out "results/$stamp-$gpu-mma-sync-full" ;;
+                    --variants 08,09,10 --time-budget 0.5 --out "$(rid mma-sync-full)" ;;
     # The last step and the cuDNN peer in turn, four runs of both, at 16k
     # causal (D = 64 and 128), where their ratio is within the clock's spread
     # from one launch series to the next.
     repeat)     for i in $(seq "${REPEATS:-4}"); do
                     step "repeat-$i" 60 "$fs" sweep --seq 16384 --head-dim 64,128 --tile 128x128 \
-                        --variants "$(last_steps 1),cudnn" --no-profile --time-budget 1 --out "results/$stamp-$gpu-repeat-$i"
+                        --variants "$(last_steps 1),cudnn" --no-profile --time-budget 1 --out "$(rid repeat-$i)"
                 done ;;
-    torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$stamp-torch-peers.csv" ;;
+    torch)      step torch 200 sh -c "python3 scripts/torch_peers.py > results/$(date -u +%Y%m%d-%H%M%S)-torch-peers.csv" ;;
     # ncu's log keeps its own ==PROF== and ==WARNING== lines; the CSV is the rest.
     torch-ncu)  step torch-ncu 200 sh -c "ncu --csv --clock-control none --log-file '$out/logs/torch-ncu.csv' \
                     --kernel-name regex:flash_fwd --metrics $torch_ncu_metrics python3 scripts/torch_peers.py --once flash2 &&
-                    grep -v '^==' '$out/logs/torch-ncu.csv' > results/$stamp-torch-ncu.csv" ;;
-    cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "results/$stamp-$gpu-cudnn919" ;;
-    sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
-    sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_steps 1)}" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
-    sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$stamp-sanitize" ;;
+                    grep -v '^==' '$out/logs/torch-ncu.csv' > results/$(date -u +%Y%m%d-%H%M%S)-torch-ncu.csv" ;;
+    cudnn919)   step cudnn919 100 env FLASHSTUDY_CUDNN="$(torch_cudnn)" "$fs" run --variants 16,cudnn --out "$(rid cudnn919)" ;;
+    sanitize)   step sanitize 400 bash scripts/sanitize.sh "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-sanitize" ;;
+    sanitize-last) step sanitize 240 env VARIANTS="${VARIANTS:-$(last_steps 1)}" bash scripts/sanitize.sh "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-sanitize" ;;
+    sanitize-new) step sanitize 150 env VARIANTS="$(hopper),cublas" bash scripts/sanitize.sh "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-sanitize" ;;
     initcheck)  step initcheck 240 env TOOLS=initcheck VARIANTS="$(hopper | sed 's/,cudnn$//')" \
-                    bash scripts/sanitize.sh "$fs" "results/$stamp-initcheck" ;;
-    sass-cost)  step sass-cost 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-sass-cost" \
+                    bash scripts/sanitize.sh "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-initcheck" ;;
+    sass-cost)  step sass-cost 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "$(rid sass-cost)" \
                     --metrics smsp__sass_thread_inst_executed.sum,smsp__sass_inst_executed_op_branch.sum ;;
-    trace)      step trace 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "results/$stamp-$gpu-trace"
-                step trace-4096 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --seq 4096 --out "results/$stamp-$gpu-trace-4096" ;;
-    # Six configurations under ncu cost about 8 s per variant each: the
-    # crosscheck takes the variants whose L2 hit rate once left [0, 100]
-    # (03-05), the log's last step, the chain's last and the cuDNN peer.
-    crosscheck) step crosscheck 300 env VARIANTS="03,04,05,08,$(last_steps 1),cudnn" \
-                    bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$stamp-ncu-crosscheck.md" ;;
-    fa3-bench)  step fa3-bench 300 env OUT="$out/logs/fa3" bash "${FA3_DIR:?fa3-bench needs FA3_DIR}/bench/build_and_run.sh" ;;
+    trace)      step trace 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --out "$(rid trace)"
+                step trace-4096 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --seq 4096 --out "$(rid trace-4096)" ;;
+    # A configuration under ncu costs about 8 s per variant: the crosscheck
+    # takes two of the variants whose L2 hit rate once left [0, 100] (03,
+    # 05), the log's last step, the chain's last and the peers.
+    crosscheck) step crosscheck 420 env VARIANTS="03,05,08,$(last_steps 1),cudnn,fa3" \
+                    bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-ncu-crosscheck.md" ;;
+    # FlashAttention-3's benchmark at the Hopper sweep's shapes, cold like
+    # the sweep and hot (built by the build step, or here).
+    fa3-bench)  [ -n "${bench_build:-}" ] && wait "$bench_build"
+                [ -x "${FA3_DIR:?fa3-bench needs FA3_DIR}/bench/build/fa3_bench" ] ||
+                    FA_BUILD_ONLY=1 OUT="$out/logs/fa3" bash "$FA3_DIR/bench/build_and_run.sh" > /dev/null 2>&1
+                step fa3-bench 120 "$FA3_DIR/bench/build/fa3_bench" --cold
+                step fa3-bench-hot 120 "$FA3_DIR/bench/build/fa3_bench" --no-check ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac
 done
-tar czf "$out/results.tgz" results/"$stamp"* 2>/dev/null
+find results -mindepth 1 -maxdepth 1 -newer "$out/.start" -print0 | tar czf "$out/results.tgz" --null -T -
 tar czf "$out/logs.tgz" -C "$out" logs
 echo "archive: $(du -h "$out/results.tgz" | cut -f1) of results, logs in logs.tgz"
