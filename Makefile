@@ -163,7 +163,7 @@ $(BUILD)/metrics/cupti.o $(BUILD)/metrics/pc_sampling.o $(BUILD)/metrics/pm_samp
 # record of them).
 $(BUILD)/archs: FORCE
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = '$(GENCODE) $(GENCODE_90A)' ] || echo '$(GENCODE) $(GENCODE_90A)' > $@
+	@[ -f $@ ] && [ "$$(cat $@)" = '$(GENCODE) $(GENCODE_90A)' ] || echo '$(GENCODE) $(GENCODE_90A)' > $@
 
 $(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE = $(GENCODE_90A)
 $(BUILD)/harness/validate.o: CFLAGS += $(BUILD_TARGETS)
@@ -193,7 +193,7 @@ endif
 # changes, so that building with it or without relinks.
 $(BUILD)/fa3_dir: FORCE
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = '$(FA3_DIR)' ] || echo '$(FA3_DIR)' > $@
+	@[ -f $@ ] && [ "$$(cat $@)" = '$(FA3_DIR)' ] || echo '$(FA3_DIR)' > $@
 
 $(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
 	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@

@@ -25,8 +25,12 @@ said() {    # said WHAT PATTERN: the last command's output has a line matching P
     result "$1" $?
 }
 
+# The build under test is complete: installing it links nothing again (a
+# relink would also pull the executable from under the tests running beside).
+built=$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)
 check "make install PREFIX=$tmp/prefix" "${MAKE:-make}" --no-print-directory -C "$root" install \
     PREFIX="$tmp/prefix" BUILD="${BUILD:-build}" ARCHS="${ARCHS:-90}" CODE="${CODE:-sm}"
+check "make install builds nothing" test "$built" = "$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)"
 check "the installed layout" test -x "$tmp/prefix/bin/flashstudy" -a -f "$tmp/prefix/share/flashstudy/reports/peers.csv" \
     -a -f "$tmp/prefix/share/flashstudy/reports/seed_figures.csv" -a -f "$tmp/prefix/share/flashstudy/plots/common.gp"
 mkdir -p "$tmp/work/results" && cp -r "$root/results/$run" "$tmp/work/results/"
