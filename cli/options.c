@@ -197,29 +197,41 @@ static int set_stop(fs_options *o, const spec *s, const char *value, char *err, 
     return -1;
 }
 
-/* --dtype fp16|bf16, a comma list for `sweep`. */
-static int set_dtype(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+/* A name of names[0..count) (a comma list for `sweep`) into list, each
+ * name's index: --dtype and --inputs. */
+static int set_names(fs_options *o, const spec *s, const char *value, fs_ints *list, const char *const *names,
+                     int count, char *err, size_t errlen)
 {
-    fs_ints *list = &o->study.dtype;
     if (o->cmd != FS_CMD_SWEEP && strchr(value, ','))
         return fs_fail(err, errlen, "%s takes one value in `%s`, not \"%s\" (lists are for `sweep`)",
                        s->name, commands[o->cmd].name, value);
     list->n = 0;
     for (const char *item = value;; item += strcspn(item, ",") + 1) {
         const size_t len = strcspn(item, ",");
-        char buf[16];
-        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), item);
-        const int t = len < sizeof buf ? fs_dtype_find(buf) : -1;
+        int t = -1;
+        for (int i = 0; i < count; i++)
+            if (strlen(names[i]) == len && !strncmp(item, names[i], len))
+                t = i;
         if (t < 0)
-            return fs_fail(err, errlen, "%s takes fp16 or bf16 (a comma list for `sweep`), not \"%.*s\"", s->name,
-                           (int)(len < 40 ? len : 40), item);
+            return fs_fail(err, errlen, "%s takes %s (a comma list for `sweep`), not \"%.*s\"", s->name,
+                           s->metavar, (int)(len < 40 ? len : 40), item);
         for (int i = 0; i < list->n; i++)
             if (list->v[i] == t)
-                return fs_fail(err, errlen, "%s lists %s twice", s->name, fs_dtype_names[t]);
+                return fs_fail(err, errlen, "%s lists %s twice", s->name, names[t]);
         list->v[list->n++] = t;
         if (!item[len])
             return 0;
     }
+}
+
+static int set_dtype(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    return set_names(o, s, value, &o->study.dtype, fs_dtype_names, FS_DTYPE_COUNT, err, errlen);
+}
+
+static int set_inputs(fs_options *o, const spec *s, const char *value, char *err, size_t errlen)
+{
+    return set_names(o, s, value, &o->study.inputs, fs_dist_names, FS_DIST_COUNT, err, errlen);
 }
 
 /* --shard K/N: K counts from 0, as Slurm's array ids do by default. */
@@ -390,6 +402,9 @@ static const spec specs[] = {
     {"--heads-kv", "N", STUDY, set_sizes, AT(study.heads_kv), 0, "key/value heads, dividing --heads-q"},
     {"--head-dim", "D", STUDY, set_sizes, AT(study.head_dim), 0, "head dimension"},
     {"--dtype", "fp16|bf16", STUDY, set_dtype, 0, 0, "element type of Q, K, V and O (default fp16)"},
+    {"--inputs", "normal|outliers", STUDY, set_inputs, 0, 0,
+     "Q, K and V drawn from N(0, 1) (default), or with FlashAttention-3's outliers: an N(0, 100) term on one "
+     "element in a thousand"},
     {"--tile", "BMxBN|N", STUDY, set_tile, 0, 0,
      "block shape: query rows per block x key rows per step; N means NxN"},
     {"--causal", NULL, STUDY, set_flag, AT(study.causal), 1, "causal mask"},
@@ -435,10 +450,11 @@ void fs_usage(FILE *f)
     fprintf(f, "usage: flashstudy COMMAND [options]   (--help, --version)\n\ncommands:\n");
     for (int c = 0; c < FS_CMD_COUNT; c++)
         fprintf(f, "  %-34s %s\n", commands[c].synopsis, commands[c].summary);
-    fprintf(f, "\noptions of run and sweep (sweep: the size options, --dtype and --tile take comma lists; the "
-               "defaults are the log's configuration: --batch %d --seq %d --heads-q %d --heads-kv %d --head-dim %d "
-               "--dtype %s --%scausal --tile %dx%d):\n", fs_log_shape.batch, fs_log_shape.seq, fs_log_shape.heads_q,
-            fs_log_shape.heads_kv, fs_log_shape.head_dim, fs_dtype_names[fs_log_shape.dtype],
+    fprintf(f, "\noptions of run and sweep (sweep: the size options, --dtype, --inputs and --tile take comma "
+               "lists; the defaults are the log's configuration: --batch %d --seq %d --heads-q %d --heads-kv %d "
+               "--head-dim %d --dtype %s --inputs %s --%scausal --tile %dx%d):\n", fs_log_shape.batch, fs_log_shape.seq,
+            fs_log_shape.heads_q, fs_log_shape.heads_kv, fs_log_shape.head_dim, fs_dtype_names[fs_log_shape.dtype],
+            fs_dist_names[fs_log_shape.inputs],
             fs_log_shape.causal ? "" : "no-", fs_log_shape.bm,
             fs_log_shape.bn);
     for (int i = 0; i < NSPECS; i++) {
@@ -497,13 +513,14 @@ static int check_study(const fs_options *o, char *err, size_t errlen)
     /* The size, before anything runs: every combination of the lists, each
      * a row for every variant. */
     const fs_study_spec *s = &o->study;
-    const double configs = (double)s->batch.n * s->seq.n * s->heads_q.n * s->heads_kv.n * s->head_dim.n * s->dtype.n * s->bm.n,
+    const double configs = (double)s->batch.n * s->seq.n * s->heads_q.n * s->heads_kv.n * s->head_dim.n * s->dtype.n *
+                                   s->inputs.n * s->bm.n,
                  rows = configs * s->nvariants, most = floor(FS_RESULTS_MAX_BYTES / ROW_BYTES(s->nmetrics));
     if (rows > most)
         return fs_fail(err, errlen, "%s: %.0f configuration%s x %d variant%s make %.0f rows, more than the %.0f a run "
                        "folder holds (its results.csv must stay within the %u MiB flashstudy reads, about %.0f bytes a "
-                       "row); narrow it: fewer values for --batch, --seq, --heads-q, --heads-kv, --head-dim, --dtype "
-                       "or --tile, or fewer --variants", commands[o->cmd].name, configs, configs == 1 ? "" : "s",
+                       "row); narrow it: fewer values for --batch, --seq, --heads-q, --heads-kv, --head-dim, --dtype, "
+                       "--inputs or --tile, or fewer --variants", commands[o->cmd].name, configs, configs == 1 ? "" : "s",
                        s->nvariants, s->nvariants == 1 ? "" : "s", rows, most, FS_RESULTS_MAX_BYTES >> 20,
                        ROW_BYTES(s->nmetrics));
     for (int i = 0; i < o->study.heads_q.n; i++)
@@ -540,6 +557,7 @@ static void set_defaults(fs_options *o, fs_command cmd)
     o->study.heads_kv = (fs_ints){1, {fs_log_shape.heads_kv}};
     o->study.head_dim = (fs_ints){1, {fs_log_shape.head_dim}};
     o->study.dtype = (fs_ints){1, {fs_log_shape.dtype}};
+    o->study.inputs = (fs_ints){1, {fs_log_shape.inputs}};
     o->study.bm = (fs_ints){1, {fs_log_shape.bm}};
     o->study.bn = (fs_ints){1, {fs_log_shape.bn}};
     o->study.causal = fs_log_shape.causal;

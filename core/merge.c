@@ -12,6 +12,7 @@
 #include "files.h"
 #include "results.h"
 #include "sass.h"
+#include "shape.h"
 #include "table.h"
 #include "variant.h"
 
@@ -226,15 +227,15 @@ static int merge_devices(const run *r, int n, fs_table *out, char *err, size_t e
 /* ---- rows ---- */
 
 /* The study loop's nesting (harness/configs.c), outermost first. */
-static const int nesting[] = {FS_COL_BATCH, FS_COL_HEADS_Q,  FS_COL_HEADS_KV, FS_COL_HEAD_DIM, FS_COL_DTYPE,
-                              FS_COL_CAUSAL, FS_COL_BM,      FS_COL_BN,       FS_COL_SEQ};
+static const int nesting[] = {FS_COL_BATCH, FS_COL_HEADS_Q, FS_COL_HEADS_KV, FS_COL_HEAD_DIM, FS_COL_DTYPE,
+                              FS_COL_INPUTS, FS_COL_CAUSAL, FS_COL_BM, FS_COL_BN, FS_COL_SEQ};
 #define NNEST ((int)(sizeof nesting / sizeof nesting[0]))
 
 typedef struct {
     int run, row;
     int gpu;           /* the GPU type's rank: the order its name is first met */
     const char *mode, *variant;
-    double key[NNEST]; /* the nesting's values; a dtype by its index */
+    double key[NNEST]; /* the nesting's values; a dtype or inputs by its index */
     int place;         /* the variant's place in a configuration's rows */
 } keyed;
 
@@ -322,6 +323,8 @@ static double nest_value(const fs_table *t, int row, int col)
     const char *s = cell(t, row, fs_result_columns[col].name);
     if (col == FS_COL_DTYPE)
         return fs_dtype_find(s);
+    if (col == FS_COL_INPUTS)
+        return fs_dist_find(s);
     char *end;
     double x = strtod(s, &end);
     return *s && !*end ? x : -1;

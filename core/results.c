@@ -11,8 +11,8 @@ const fs_column fs_result_columns[FS_COL_COUNT] = {FS_RESULT_COLUMNS(FS_COL_ENTR
 const fs_device_column fs_device_columns[FS_DEV_COUNT] = {FS_DEVICE_COLUMNS(FS_DEV_ENTRY)};
 
 const int fs_inside_keys[] = {FS_COL_VARIANT,  FS_COL_MODE,     FS_COL_BATCH, FS_COL_SEQ,    FS_COL_HEADS_Q,
-                              FS_COL_HEADS_KV, FS_COL_HEAD_DIM, FS_COL_DTYPE, FS_COL_CAUSAL, FS_COL_BM,
-                              FS_COL_BN,       FS_COL_DEVICE};
+                              FS_COL_HEADS_KV, FS_COL_HEAD_DIM, FS_COL_DTYPE, FS_COL_INPUTS, FS_COL_CAUSAL,
+                              FS_COL_BM,       FS_COL_BN,       FS_COL_DEVICE};
 const int fs_inside_nkeys = (int)(sizeof fs_inside_keys / sizeof fs_inside_keys[0]);
 const char *const fs_inside_columns[] = {"view", "status", "cost_s", "samples", "setting", "note", NULL};
 const char *const fs_hot_columns[] = {"file",    "line",        "samples", "share_pct",   "stall_1", "stall_1_pct",

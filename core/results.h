@@ -17,6 +17,7 @@
     X(HEADS_KV, "heads_kv", "key/value heads (GQA groups = heads_q / heads_kv)")              \
     X(HEAD_DIM, "head_dim", "head dimension D")                                               \
     X(DTYPE, "dtype", "element type of Q, K, V and O: fp16 or bf16")                          \
+    X(INPUTS, "inputs", "the distribution of Q, K and V: normal, N(0, 1); outliers, N(0, 1) plus an N(0, 100) term on one element in a thousand (FlashAttention-3's)") \
     X(CAUSAL, "causal", "1: causal mask")                                                     \
     X(BM, "bm", "BM, the block shape asked for: query rows per block")                         \
     X(BN, "bn", "BN, the block shape asked for: key rows per step of the key loop")            \
@@ -34,6 +35,7 @@
     X(PEAK_MEM, "peak_mem_bytes", "device memory the variant's buffers took (cudaMemGetInfo before and after)") \
     X(VALIDATED_BY, "validated_by", "cpu: double-precision C reference; gpu: fp32 reference kernel") \
     X(MAX_ABS_ERR, "max_abs_err", "largest |out - ref|")                                     \
+    X(RMSE, "rmse", "root mean square of out - ref")                                          \
     X(REL_L2_ERR, "rel_l2_err", "||out - ref|| / ||ref||")                                    \
     X(MISMATCHES, "mismatches", "elements outside atol + rtol*|ref|")                         \
     X(REPS, "reps", "timed repetitions")                                                      \

@@ -6,7 +6,7 @@
 #define FS_SHAPE_H
 
 /* X(field, results.csv column, the log's value). dtype is an fs_dtype
- * (core/variant.h); its column holds the type's name. */
+ * (core/variant.h) and inputs an fs_dist; their columns hold the names. */
 #define FS_SHAPE_FIELDS(X)   \
     X(batch, "batch", 2)     \
     X(seq, "seq", 1024)      \
@@ -14,6 +14,7 @@
     X(heads_kv, "heads_kv", 8) \
     X(head_dim, "head_dim", 128) \
     X(dtype, "dtype", 0)     \
+    X(inputs, "inputs", 0)   \
     X(causal, "causal", 1)   \
     X(bm, "bm", 32)          \
     X(bn, "bn", 32)
@@ -24,6 +25,16 @@ typedef struct {
 } fs_shape;
 
 extern const fs_shape fs_log_shape;
+
+/* The distribution Q, K and V are drawn from. normal: N(0, 1), the usual
+ * one. outliers: FlashAttention-3's (its paper, section 4.3), N(0, 1) plus,
+ * for one element in a thousand, an N(0, 100) term (standard deviation
+ * 10): the outlier features of real activations, which cost a low-precision
+ * format most. */
+typedef enum { FS_DIST_NORMAL, FS_DIST_OUTLIERS, FS_DIST_COUNT } fs_dist;
+extern const char *const fs_dist_names[FS_DIST_COUNT];   /* "normal", "outliers" */
+/* The distribution named `name`; -1 when there is none. */
+int fs_dist_find(const char *name);
 
 /* The most bytes a shape's query or key/value tensor may take: 2^44 (16
  * TiB), so that every buffer's size and stride is a size_t and a long long

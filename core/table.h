@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FS_SCHEMA_VERSION 4
-#define FS_SCHEMA_VERSION_TEXT "4"
+#define FS_SCHEMA_VERSION 5
+#define FS_SCHEMA_VERSION_TEXT "5"
 
 typedef struct {
     int ncols, nrows, cap;   /* cap: the rows that `cell` has room for */

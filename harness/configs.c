@@ -7,7 +7,8 @@
 
 int fs_study_configs(const fs_study_spec *o, fs_shape **configs)
 {
-    const int n = o->batch.n * o->heads_q.n * o->heads_kv.n * o->head_dim.n * o->dtype.n * o->bm.n * o->seq.n;
+    const int n = o->batch.n * o->heads_q.n * o->heads_kv.n * o->head_dim.n * o->dtype.n * o->inputs.n * o->bm.n *
+                  o->seq.n;
     fs_shape *c = fs_alloc_zero((size_t)(n ? n : 1), sizeof *c);
     int k = 0;
     for (int b = 0; b < o->batch.n; b++)
@@ -15,11 +16,12 @@ int fs_study_configs(const fs_study_spec *o, fs_shape **configs)
     for (int hkv = 0; hkv < o->heads_kv.n; hkv++)
     for (int d = 0; d < o->head_dim.n; d++)
     for (int ty = 0; ty < o->dtype.n; ty++)
+    for (int in = 0; in < o->inputs.n; in++)
     for (int t = 0; t < o->bm.n; t++)
     for (int q = 0; q < o->seq.n; q++)
         c[k++] = (fs_shape){.batch = o->batch.v[b], .seq = o->seq.v[q], .heads_q = o->heads_q.v[hq],
                             .heads_kv = o->heads_kv.v[hkv], .head_dim = o->head_dim.v[d], .dtype = o->dtype.v[ty],
-                            .causal = o->causal, .bm = o->bm.v[t], .bn = o->bn.v[t]};
+                            .inputs = o->inputs.v[in], .causal = o->causal, .bm = o->bm.v[t], .bn = o->bn.v[t]};
     *configs = c;
     return n;
 }
@@ -28,9 +30,9 @@ int fs_shard_has(const fs_study_spec *o, int i) { return o->shard_n < 2 || i % o
 
 void fs_config_label(const fs_shape *c, int hot, char *buf, size_t len)
 {
-    snprintf(buf, len, "B=%d N=%d Hq=%d Hkv=%d D=%d %s %s %dx%d, %s", c->batch, c->seq, c->heads_q, c->heads_kv,
+    snprintf(buf, len, "B=%d N=%d Hq=%d Hkv=%d D=%d %s %s %dx%d, %s%s", c->batch, c->seq, c->heads_q, c->heads_kv,
              c->head_dim, fs_dtype_names[c->dtype], c->causal ? "causal" : "non-causal", c->bm, c->bn,
-             hot ? "hot" : "cold");
+             hot ? "hot" : "cold", c->inputs == FS_DIST_OUTLIERS ? ", outlier inputs" : "");
 }
 
 char **fs_variant_ids(const fs_variant *const *v, int n)

@@ -1,6 +1,6 @@
 /* The configurations of a study, listed once from its spec in the one order
  * that every run, shard and worker agrees on, whatever the machine: batch,
- * heads_q, heads_kv, head_dim, dtype, block shape, then seq varying
+ * heads_q, heads_kv, head_dim, dtype, inputs, block shape, then seq varying
  * fastest. A shard (--shard K/N) takes the configurations whose index in
  * that list is K modulo N. No GPU here: `--plan` prints them. */
 #ifndef FS_CONFIGS_H
@@ -21,7 +21,7 @@ int fs_study_configs(const fs_study_spec *o, fs_shape **configs);
 int fs_shard_has(const fs_study_spec *o, int i);
 
 /* "B=2 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 32x32, cold": the console's
- * name of a configuration. */
+ * name of a configuration (", outlier inputs" added for those). */
 void fs_config_label(const fs_shape *c, int hot, char *buf, size_t len);
 
 /* The ids of the variants v[0..n), NULL-terminated, in one allocation (free

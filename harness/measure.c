@@ -117,7 +117,7 @@ static int resource_cells(study *s, entry *e, char **row)
 /* Validation, timing, static resources and the model, with the problem
  * allocated and set up; the counters too when there is no profiler.
  * ROW_HELD: the counters are still to be read, with the timing in e->t. */
-static int measure(study *s, entry *e)
+static int measure(study *s, entry *e, fs_dist dist)
 {
     const fs_variant *v = e->v;
     const fs_problem *p = &e->p;
@@ -133,7 +133,7 @@ static int measure(study *s, entry *e)
      * poisoned before each variant runs, so none can pass on another's. The
      * seed is the configuration's index in the spec's list, so that a shard
      * or a worker draws the inputs the whole run would. */
-    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + (uint64_t)s->in_config, NULL, why, sizeof why) == 0
+    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + (uint64_t)s->in_config, dist, NULL, why, sizeof why) == 0
                     ? fs_inputs_check(&s->in, v, p, &e->pl, &cmp, 5, label, why, sizeof why)
                     : -1;
     nvtxRangePop();
@@ -142,6 +142,7 @@ static int measure(study *s, entry *e)
         return fs_fail_row(s, v, row, "%s", why);
     fs_cell(row, FS_COL_VALIDATED_BY, "%s", s->in.ref_kind);
     fs_cell(row, FS_COL_MAX_ABS_ERR, "%.3g", cmp.max_abs_err);
+    fs_cell(row, FS_COL_RMSE, "%.3g", cmp.rmse);
     fs_cell(row, FS_COL_REL_L2_ERR, "%.3g", cmp.rel_l2_err);
     fs_cell(row, FS_COL_MISMATCHES, "%zu", cmp.mismatches);
     if (resource_cells(s, e, row))
@@ -256,7 +257,7 @@ int fs_run_variant(study *s, const fs_shape *c, entry *e, int may_wait)
     } else {
         char range[96];
         nvtxRangePushA(fs_variant_id(v, range, sizeof range));
-        outcome = measure(s, e);
+        outcome = measure(s, e, (fs_dist)c->inputs);
         nvtxRangePop();
         if (outcome == ROW_HELD) {
             e->held = 1;

@@ -97,17 +97,33 @@ static uint64_t splitmix64(uint64_t *state)
 /* Box-Muller: two uniforms give two independent N(0, 1) values. Float
  * arithmetic is ample for values rounded to 16 bits, and several times
  * faster. */
-void fs_fill_random(uint16_t *x, size_t n, uint64_t seed, fs_dtype t)
+static void gaussian_pair(uint64_t *state, float *a, float *b)
 {
     const float two_pi = 6.2831853f;
-    uint64_t state = seed;
+    float u1 = ((splitmix64(state) >> 40) + 1) * 0x1p-24f;   /* (0, 1]: log is finite */
+    float u2 = (splitmix64(state) >> 40) * 0x1p-24f;
+    float r = sqrtf(-2.0f * logf(u1));
+    *a = r * cosf(two_pi * u2);
+    *b = r * sinf(two_pi * u2);
+}
+
+/* The outliers come from a stream of their own, so that both distributions
+ * share the N(0, 1) part: the outlier inputs are the normal ones with one
+ * element in a thousand moved. */
+void fs_fill_random(uint16_t *x, size_t n, uint64_t seed, fs_dtype t, fs_dist dist)
+{
+    uint64_t state = seed, outliers = seed ^ 0x6f75746c69657273ull;
     for (size_t i = 0; i < n; i += 2) {
-        float u1 = ((splitmix64(&state) >> 40) + 1) * 0x1p-24f;   /* (0, 1]: log is finite */
-        float u2 = (splitmix64(&state) >> 40) * 0x1p-24f;
-        float r = sqrtf(-2.0f * logf(u1));
-        x[i] = fs_elem_from_float(t, r * cosf(two_pi * u2));
-        if (i + 1 < n)
-            x[i + 1] = fs_elem_from_float(t, r * sinf(two_pi * u2));
+        float v[2];
+        gaussian_pair(&state, &v[0], &v[1]);
+        for (size_t j = i; j < i + 2 && j < n; j++) {
+            if (dist == FS_DIST_OUTLIERS && (splitmix64(&outliers) >> 11) * 0x1p-53 < FS_OUTLIER_RATE) {
+                float a, b;
+                gaussian_pair(&outliers, &a, &b);
+                v[j - i] += FS_OUTLIER_SD * a;
+            }
+            x[j] = fs_elem_from_float(t, v[j - i]);
+        }
     }
 }
 
@@ -201,9 +217,11 @@ int fs_compare_output(const fs_problem *p, const uint16_t *out, const double *re
     if (c->mismatches > (size_t)show && show > 0)
         fprintf(stderr, "%s: ... %zu mismatches of %zu elements\n", label, c->mismatches, c->checked);
     /* A NaN or Inf anywhere makes the error unbounded, whatever the rest says. */
-    if (c->nonfinite)
-        c->max_abs_err = c->rel_l2_err = INFINITY;
-    else
+    if (c->nonfinite) {
+        c->max_abs_err = c->rmse = c->rel_l2_err = INFINITY;
+    } else {
+        c->rmse = i ? sqrt(err2 / (double)i) : 0;
         c->rel_l2_err = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+    }
     return c->mismatches == 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "shape.h"
 #include "variant.h"
 
 #ifdef __cplusplus
@@ -20,9 +21,13 @@ float fs_bf16_to_float(uint16_t h);
 uint16_t fs_elem_from_float(fs_dtype t, float f);
 float fs_elem_to_float(fs_dtype t, uint16_t x);
 
-/* Fills n elements of type t with values drawn from N(0, 1) by a seeded
- * generator (the same draws whatever t, rounded to it). */
-void fs_fill_random(uint16_t *x, size_t n, uint64_t seed, fs_dtype t);
+/* Fills n elements of type t with values drawn from dist by a seeded
+ * generator (the same draws whatever t, rounded to it): N(0, 1), plus for
+ * the outliers an N(0, FS_OUTLIER_SD^2) term with probability
+ * FS_OUTLIER_RATE. */
+#define FS_OUTLIER_RATE 0.001
+#define FS_OUTLIER_SD 10.0f
+void fs_fill_random(uint16_t *x, size_t n, uint64_t seed, fs_dtype t, fs_dist dist);
 
 /* Attention in double on the CPU: p describes shapes, the element type,
  * strides, causal and scale (its device pointers are ignored); q, k, v are
@@ -39,7 +44,7 @@ cudaError_t fs_reference_gpu(const fs_problem *p, float *out_dev);
 typedef struct {
     double atol, rtol;
     size_t checked, mismatches;
-    double max_abs_err, rel_l2_err;
+    double max_abs_err, rmse, rel_l2_err;
     int nonfinite;            /* NaN or Inf in the output: never passes */
 } fs_compare;
 
@@ -53,7 +58,7 @@ void fs_tolerance(fs_dtype t, double *atol, double *rtol);
 /* Compares every element of out (of p->dtype, laid out as p->o_stride says)
  * with ref (contiguous); element i passes when |out - ref| <= atol + rtol*|ref|,
  * with atol and rtol read from c (set them first), the other fields filled.
- * NaN or Inf fails and makes max_abs_err and rel_l2_err infinite. Prints the
+ * NaN or Inf fails and makes max_abs_err, rmse and rel_l2_err infinite. Prints the
  * first `show` mismatches with their (batch, head, row, col) to stderr,
  * prefixed by label. Returns 1 when all pass. */
 int fs_compare_output(const fs_problem *p, const uint16_t *out, const double *ref,

@@ -50,6 +50,7 @@ void fs_row_keys(char **row, const fs_variant *v, const fs_shape *c, int hot, co
     fs_cell(row, FS_COL_HEADS_KV, "%d", c->heads_kv);
     fs_cell(row, FS_COL_HEAD_DIM, "%d", c->head_dim);
     fs_cell(row, FS_COL_DTYPE, "%s", fs_dtype_names[c->dtype]);
+    fs_cell(row, FS_COL_INPUTS, "%s", fs_dist_names[c->inputs]);
     fs_cell(row, FS_COL_CAUSAL, "%d", c->causal);
     fs_cell(row, FS_COL_BM, "%d", c->bm);
     fs_cell(row, FS_COL_BN, "%d", c->bn);

@@ -19,6 +19,7 @@ typedef struct {
     int sweep;                    /* the command is `sweep` (its name in messages) */
     fs_ints batch, seq, heads_q, heads_kv, head_dim;
     fs_ints dtype;                /* fs_dtype values */
+    fs_ints inputs;               /* fs_dist values */
     fs_ints bm, bn;               /* the block shapes, pairwise */
     int causal;
     const fs_variant **variants;  /* registry order, no repeats */

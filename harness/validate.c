@@ -248,7 +248,7 @@ static int reference_gpu(fs_inputs *in, const fs_problem *p, char *why, size_t w
     return rc ? cuda_fail(why, whylen, "copying the GPU reference back") : 0;
 }
 
-int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char *kind,
+int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, fs_dist dist, const char *kind,
                    char *why, size_t whylen)
 {
     /* One buffer drawn from one seed: q, k and v never share values. */
@@ -257,7 +257,7 @@ int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char
     in->q = fs_alloc((nq + nk + nv) * sizeof *in->q);
     in->k = in->q + nq;
     in->v = in->k + nk;
-    fs_fill_random(in->q, nq + nk + nv, seed, p->dtype);
+    fs_fill_random(in->q, nq + nk + nv, seed, p->dtype, dist);
     in->ref = fs_alloc(out_elems(p) * sizeof *in->ref);
     if (!kind) {
         unsigned long long macs = (unsigned long long)out_elems(p) * p->seq;

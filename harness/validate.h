@@ -52,10 +52,10 @@ typedef struct {
     const char *ref_kind;     /* "cpu" or "gpu" */
 } fs_inputs;
 
-/* Draws q, k, v from seed and computes the reference of kind "cpu" or "gpu",
+/* Draws q, k, v from seed and dist and computes the reference of kind "cpu" or "gpu",
  * or by FS_CPU_REF_MAX_MACS when kind is NULL. p must be allocated (the GPU
  * reference reads its buffers). Returns 0, or -1 with a sentence in why. */
-int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, const char *kind,
+int fs_inputs_make(fs_inputs *in, const fs_problem *p, uint64_t seed, fs_dist dist, const char *kind,
                    char *why, size_t whylen);
 /* Copies the inputs into p's buffers, poisons o (NaN) so that an unwritten
  * element fails, runs v once as planned (pl) and compares every element, showing the first

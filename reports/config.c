@@ -40,14 +40,15 @@ fsr_config fsr_log_config(void)
     return c;
 }
 
-/* A field of a configuration as it reads in a label ("N=1024", "32x32",
- * "cold"), or its bare value ("1024", "32x32", "cold") for a list of values. */
 void fsr_field_text(const fsr_config *c, int k, int bare, char *buf, size_t len)
 {
-    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D=", "", "", "", "", ""};
-    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim, 0, 0, 0, 0, 0};
+    static const char *const name[FSR_NFIELDS] = {"B=", "N=", "Hq=", "Hkv=", "D="};
+    const int num[FSR_NFIELDS] = {c->batch, c->seq, c->heads_q, c->heads_kv, c->head_dim};
     if (k == FSR_F_DTYPE)
         snprintf(buf, len, "%s", c->dtype >= 0 && c->dtype < FS_DTYPE_COUNT ? fs_dtype_names[c->dtype] : "?");
+    else if (k == FSR_F_INPUTS)
+        snprintf(buf, len, "%s", bare ? (c->inputs >= 0 && c->inputs < FS_DIST_COUNT ? fs_dist_names[c->inputs] : "?")
+                                 : c->inputs == FS_DIST_NORMAL ? "" : "outlier inputs");
     else if (k == FSR_F_CAUSAL)
         snprintf(buf, len, "%s", c->causal ? "causal" : "non-causal");
     else if (k == FSR_F_TILE)
@@ -69,7 +70,7 @@ void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t le
             continue;
         char t[80];
         fsr_field_text(c, k, 0, t, sizeof t);
-        if (*t) /* a run of one GPU type names none */
+        if (*t) /* a run of one GPU type names none, and normal inputs say nothing */
             n += snprintf(buf + n, len - n, "%s%s", !n ? "" : k >= FSR_F_MODE ? ", " : " ", t);
     }
 }

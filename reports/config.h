@@ -18,7 +18,7 @@ typedef struct {
 /* Fields of a configuration, as bits (1 << FSR_F_SEQ, ...) of a mask. */
 enum {
     FSR_F_BATCH, FSR_F_SEQ, FSR_F_HQ, FSR_F_HKV, FSR_F_D, FSR_F_DTYPE, FSR_F_CAUSAL, FSR_F_TILE, FSR_F_MODE,
-    FSR_F_GPU, FSR_NFIELDS
+    FSR_F_INPUTS, FSR_F_GPU, FSR_NFIELDS
 };
 
 /* Mode, then the shape's fields in core/shape.h's order, then the GPU. */
@@ -29,8 +29,9 @@ fsr_config fsr_log_config(void);                           /* that configuration
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* The label without the fields in omit. */
 void fsr_config_label_except(const fsr_config *c, int omit, char *buf, size_t len);
-/* Field k (FSR_F_*) as it reads in a label ("N=1024", "32x32", "cold"), or
- * bare ("1024") for a list of values. */
+/* Field k (FSR_F_*) as it reads in a label ("N=1024", "32x32", "cold",
+ * "outlier inputs" and nothing for the normal ones), or bare ("1024",
+ * "normal") for a list of values. */
 void fsr_field_text(const fsr_config *c, int k, int bare, char *buf, size_t len);
 /* The problem c describes, in the contiguous layout every run uses. */
 fs_problem fsr_problem(const fsr_config *c);

@@ -41,11 +41,14 @@ const fsr_role fsr_roles[FSR_ROLES] = {
 /* ---- loading ---- */
 
 /* An older run has `tile` (BM = BN) where a newer one has `bm` and `bn`;
- * dtype holds a type's name, its index here (-1: none). */
+ * dtype and inputs hold a name, its index here (-1: none). */
 static int shape_cell(const fs_table *t, int row, const char *col)
 {
+    const char *text = fs_table_get(t, row, col);
     if (!strcmp(col, "dtype"))
-        return fs_dtype_find(fs_table_get(t, row, col) ? fs_table_get(t, row, col) : "");
+        return fs_dtype_find(text ? text : "");
+    if (!strcmp(col, "inputs"))
+        return fs_dist_find(text ? text : "");
     return fs_table_col(t, col) < 0 && (!strcmp(col, "bm") || !strcmp(col, "bn")) ? fs_table_int(t, row, "tile")
                                                                                    : fs_table_int(t, row, col);
 }
@@ -207,10 +210,10 @@ static int index_rows(fsr_run *r, char *err, size_t errlen)
         key[i].p.number = r->peer[i] ? INT_MAX : step_number(fsr_cell(r, i, "variant"));
         key[i].p.id = r->peer[i] ? fsr_cell(r, i, "variant") : NULL;
         if (c->batch <= 0 || c->seq <= 0 || c->heads_q <= 0 || c->heads_kv <= 0 || c->head_dim <= 0 ||
-            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || key[i].p.number < 0 || (kind && strcmp(kind, "step") &&
+            c->bm <= 0 || c->bn <= 0 || c->causal < 0 || c->dtype < 0 || c->inputs < 0 || key[i].p.number < 0 || (kind && strcmp(kind, "step") &&
             !r->peer[i]) || (r->peer[i] && (!*fsr_cell(r, i, "variant") || step_number(fsr_cell(r, i, "variant")) >= 0))) {
             fs_fail(err, errlen, "%s/results.csv row %d: batch, seq, heads_q, heads_kv, head_dim, causal, bm "
-                    "and bn must be whole numbers (all but causal positive) up to %d, dtype fp16 or bf16, kind "
+                    "and bn must be whole numbers (all but causal positive) up to %d, dtype fp16 or bf16, inputs normal or outliers, kind "
                     "step or peer, a step's variant its number and slug and a peer's its name (not a number)",
                     path, i + 1, INT_MAX);
             goto out;
@@ -544,8 +547,8 @@ int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max)
 
 /* ---- labels ---- */
 
-static const char *const field_word[FSR_NFIELDS] = {"B",      "N",     "Hq",   "Hkv", "D",
-                                                    "dtype",  "causal", "BMxBN", "mode", "GPU"};
+static const char *const field_word[FSR_NFIELDS] = {"B",      "N",     "Hq",   "Hkv", "D",     "dtype",
+                                                    "causal", "BMxBN", "mode", "inputs", "GPU"};
 
 int fsr_swept(const fsr_run *r)
 {
@@ -619,7 +622,7 @@ int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_c
     return fs_table_num(peers, i, "batch") == c->batch && fs_table_num(peers, i, "seq") == c->seq &&
            fs_table_num(peers, i, "heads_q") == c->heads_q && fs_table_num(peers, i, "head_dim") == c->head_dim &&
            fs_table_num(peers, i, "causal") == c->causal && type && c->dtype >= 0 && c->dtype < FS_DTYPE_COUNT &&
-           !strcmp(type, fs_dtype_names[c->dtype]) && device && *device &&
+           !strcmp(type, fs_dtype_names[c->dtype]) && c->inputs == FS_DIST_NORMAL && device && *device &&
            strstr(*c->gpu ? c->gpu : fsr_dev(r, "name"), device);
 }
 

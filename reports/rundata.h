@@ -126,8 +126,9 @@ void fsr_swept_values(const fsr_run *r, int fields, char *buf, size_t len);
  * off as the run's single value. */
 void fsr_primary_label(const fsr_run *r, char *buf, size_t len);
 /* Row i of reports/peers.csv is of configuration c of run r: its shape (K
- * and V may be expanded to the query heads), its element type, and the
- * configuration's GPU (the row's device a part of its name). */
+ * and V may be expanded to the query heads), its element type, normal
+ * inputs (every published figure's), and the configuration's GPU (the row's
+ * device a part of its name). */
 int fsr_peer_matches(const fsr_run *r, const fs_table *peers, int i, const fsr_config *c);
 
 /* "03 causal_skip" (slug from the CSV), "cublas (peer)". */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Upgrades run folders written by an older flashstudy to the current
-results schema, 4. Values are copied unchanged; each file is replaced whole.
+results schema, 5. Values are copied unchanged; each file is replaced whole.
 
 Schema 2 (and 1) opened with a comment line naming the schema. Schema 3 is
 plain CSV, the version in a first column schema_version, with the columns
@@ -14,8 +14,11 @@ ran (code: empty, as an older run did not record it). It also names the GPU of
 every row: a device column (its id in device.csv), and device.csv becomes a
 table of one row per GPU where it was key,value rows of the one GPU. An
 older run's GPU gets its name as a slug for an id ("nvidia-h200"): the UUID
-that a new run's ids end in was not recorded. The views' files beside
-results.csv (inside.csv, hotspots.csv, timeline.csv) get the same changes.
+that a new run's ids end in was not recorded. Schema 5 adds the inputs'
+distribution, inputs, after dtype (normal: every older run drew N(0, 1)),
+and the root mean square error, rmse, after max_abs_err (empty: an older
+run did not record it). The views' files beside results.csv (inside.csv,
+hotspots.csv, timeline.csv) get the same changes to their keys.
 
 The fixed columns of both files follow core/results.h (the one list of
 them); the metric columns keep their order after them.
@@ -75,7 +78,7 @@ def read_results(path):
             rows = [r for r in csv.reader(f) if r]
             if not rows or rows[0][:1] != ["schema_version"]:
                 sys.exit(f"{path}: neither a comment line naming the schema nor a schema_version column")
-            version = rows[1][0] if len(rows) > 1 else "4" if "dtype" in rows[0] else "3"
+            version = rows[1][0] if len(rows) > 1 else "5" if "inputs" in rows[0] else "4" if "dtype" in rows[0] else "3"
     return int(version), rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
 
 
@@ -107,7 +110,7 @@ def upgrade_results(path, fixed, device):
     version, old, rows = read_results(path)
     # Schema 4 grew columns before its first release (code, device): a file
     # with all of them is current.
-    if version >= 4 and all(c in old for c in fixed):
+    if version >= 5 and all(c in old for c in fixed):
         return {}
     if version <= 2 and "tile" not in old:
         sys.exit(f"{path}: no tile column; not a schema 2 file")
@@ -125,7 +128,9 @@ def upgrade_results(path, fixed, device):
             slugs[int(cell["variant"])] = cell["slug"]
             cell["variant"] = step_id(cell["variant"], cell["slug"])
         cell.setdefault("dtype", "fp16")
-        cell.update(schema_version="4", device=device)
+        cell.setdefault("inputs", "normal")
+        cell.setdefault("device", device)
+        cell.update(schema_version="5")
         out.append([cell.get(c, "") for c in header])
     write(path, header, out)
     return slugs
@@ -133,7 +138,8 @@ def upgrade_results(path, fixed, device):
 
 def upgrade_view(path, slugs, device):
     """A view's table, which may open with comment lines (kept): the keys of
-    core/results.h's fs_inside_keys, dtype after head_dim, device after bn."""
+    core/results.h's fs_inside_keys, dtype after head_dim, inputs after
+    dtype, device after bn."""
     with open(path, newline="") as f:
         text = f.read()
     body = text
@@ -141,25 +147,26 @@ def upgrade_view(path, slugs, device):
         body = body[body.find("\n") + 1:] if "\n" in body else ""
     comments = text[:len(text) - len(body)]
     rows = [r for r in csv.reader(body.splitlines(keepends=True)) if r]
-    header = rows[0]
-    if "device" in header:
+    header, out = rows[0], rows[1:]
+    if "inputs" in header:
         return
     v = header.index("variant")
-    out = []
-    for r in rows[1:]:
+
+    def insert(after, column, value):
+        at = header.index(after) + 1
+        return header[:at] + [column] + header[at:], [r[:at] + [value] + r[at:] for r in out]
+
+    for r in out:
         if r[v].isdigit():
             if int(r[v]) not in slugs:
                 sys.exit(f"{path}: step {r[v]} has no row in results.csv")
             r[v] = step_id(r[v], slugs[int(r[v])])
-        if "dtype" not in header:
-            at = header.index("head_dim") + 1
-            r = r[:at] + ["fp16"] + r[at:]
-        out.append(r)
     if "dtype" not in header:
-        at = header.index("head_dim") + 1
-        header = header[:at] + ["dtype"] + header[at:]
-    at = header.index("bn") + 1
-    write(path, header[:at] + ["device"] + header[at:], [r[:at] + [device] + r[at:] for r in out], comments)
+        header, out = insert("head_dim", "dtype", "fp16")
+    if "device" not in header:
+        header, out = insert("bn", "device", device)
+    header, out = insert("dtype", "inputs", "normal")
+    write(path, header, out, comments)
 
 
 if __name__ == "__main__":

@@ -69,13 +69,13 @@ static void check_gpu_reference(void)
         fs_inputs cpu, gpu;
         size_t taken;
         if (fs_problem_alloc(&p, 0, &taken, why, sizeof why) ||
-            fs_inputs_make(&cpu, &p, seed, "cpu", why, sizeof why)) {
+            fs_inputs_make(&cpu, &p, seed, FS_DIST_NORMAL, "cpu", why, sizeof why)) {
             printf("FAIL reference %s: %s\n", what, why);
             failed++;
             fs_problem_free(&p);
             continue;
         }
-        if (fs_inputs_make(&gpu, &p, seed, "gpu", why, sizeof why)) {
+        if (fs_inputs_make(&gpu, &p, seed, FS_DIST_NORMAL, "gpu", why, sizeof why)) {
             printf("FAIL reference %s: %s\n", what, why);
             failed++;
         } else {
@@ -132,7 +132,7 @@ static int check_shape(const fs_problem *shape, uint64_t seed, int cc, tally *ta
     size_t taken;
     fs_inputs in;
     if (fs_problem_alloc(&p, workspace, &taken, why, sizeof why) ||
-        fs_inputs_make(&in, &p, seed, NULL, why, sizeof why)) {
+        fs_inputs_make(&in, &p, seed, FS_DIST_NORMAL, NULL, why, sizeof why)) {
         printf("FAIL %s: %s\n", what, why);
         for (int i = 0; i < fs_variant_count; i++)
             if (takes[i])

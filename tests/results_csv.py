@@ -3,9 +3,9 @@
 fixture read by Python's csv module with default options, and by pandas
 with its defaults where pandas is installed (the README's recipes): its
 columns those of core/results.h, every id text to both, every row's device
-a row of device.csv, and scripts/results_upgrade.py turning the schema 2
-and schema 3 forms of the fixture, and schema 4's before the device column,
-back into the fixture byte for byte. Closes with "results-csv: N passed, N
+a row of device.csv, and scripts/results_upgrade.py turning the schema 2,
+3 and 4 forms of the fixture (schema 4's with and without the device
+column) back into the fixture byte for byte. Closes with "results-csv: N passed, N
 failed"."""
 import csv
 import glob
@@ -52,7 +52,7 @@ for path in sorted(glob.glob("results/*/results.csv")) + ["tests/fixtures/run/re
     check(cols[:1] == ["schema_version"], f"{path}: first column {cols[:1]}, not schema_version")
     check(cols[1:len(fixed) + 1] == fixed, f"{path}: the fixed columns differ from core/results.h")
     check(cols[-1:] == ["metrics_note"], f"{path}: the last column is {cols[-1:]}, not metrics_note")
-    check(all(r["schema_version"] == "4" for r in rows), f"{path}: a schema_version other than 4")
+    check(all(r["schema_version"] == "5" for r in rows), f"{path}: a schema_version other than 5")
     check(all(None not in r and None not in r.values() for r in rows), f"{path}: a row of the wrong length")
     check(all((re.fullmatch(r"\d\d_[a-z0-9_]+", r["variant"]) and r["variant"][3:] == r["slug"]
                if r["kind"] == "step" else r["kind"] == "peer" and re.fullmatch(r"[a-z][a-z0-9_]*", r["variant"]))
@@ -97,8 +97,8 @@ for path in ("reports/seed_figures.csv", "reports/peers.csv"):
             if col in t:
                 check(t[col].map(type).eq(str).all(), f"{path}: pandas reads {col} as a number")
 
-# The converter, on the fixture as schemas 2 and 3 wrote it, and schema 4
-# before every row named its GPU.
+# The converter, on the fixture as schemas 2, 3 and 4 wrote it, schema 4
+# also before every row named its GPU.
 fixture = "tests/fixtures/run/results.csv"
 with open(fixture, newline="") as f:
     want = f.read()
@@ -109,7 +109,6 @@ with open("tests/fixtures/run/device.csv", newline="") as f:
     f.seek(0)
     gpu = list(csv.reader(f))
 header = rows[0]
-dtype_at, device_at = header.index("dtype"), header.index("device")
 
 
 def old_device(path):
@@ -119,19 +118,26 @@ def old_device(path):
                                                                              if k != "device"])
 
 
-def schema4(row):
-    """A row of the fixture as schema 4 wrote it before the device column."""
-    return row[:device_at] + row[device_at + 1:]
+def older(row, n, version, without):
+    """Row n of the fixture (0: the header) as schema `version` wrote it,
+    without the columns `without`."""
+    cells = [c for c, col in zip(row, header) if col not in without]
+    if n:
+        cells[0] = version
+    return cells
+
+
+def schema4(row, n, device=True):
+    """A row of the fixture as schema 4 wrote it: no inputs, no rmse; early
+    on no device either."""
+    return older(row, n, "4", ("inputs", "rmse") + (() if device else ("device",)))
 
 
 def schema3(row, n):
     """A row of the fixture as schema 3 wrote it: no dtype, a step's bare number."""
-    cells = schema4(row)
-    cells = cells[:dtype_at] + cells[dtype_at + 1:]
-    if n:
-        cells[0] = "3"
-        if row[header.index("kind")] == "step":
-            cells[1] = row[1][:2]
+    cells = older(row, n, "3", ("inputs", "rmse", "device", "dtype"))
+    if n and row[header.index("kind")] == "step":
+        cells[1] = row[1][:2]
     return cells
 
 
@@ -145,7 +151,12 @@ def upgraded(what, tmp, old):
 with tempfile.TemporaryDirectory() as tmp:
     old = os.path.join(tmp, "results.csv")
     with open(old, "w", newline="") as g:
-        csv.writer(g, lineterminator="\n").writerows([schema4(r) for r in rows])
+        csv.writer(g, lineterminator="\n").writerows([schema4(r, n) for n, r in enumerate(rows)])
+    with open(os.path.join(tmp, "device.csv"), "w", newline="") as g:
+        g.write(want_device)
+    upgraded("schema 4", tmp, old)
+    with open(old, "w", newline="") as g:
+        csv.writer(g, lineterminator="\n").writerows([schema4(r, n, device=False) for n, r in enumerate(rows)])
     old_device(os.path.join(tmp, "device.csv"))
     upgraded("schema 4 without device", tmp, old)
     v3 = [schema3(r, n) for n, r in enumerate(rows)]

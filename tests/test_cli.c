@@ -212,7 +212,7 @@ static void link_to_repo(const char *name)
 }
 
 #define HEADER "schema_version,variant,slug,status,reason\n"
-#define ROW0 "4,00_naive,naive,step,ok,,cold,2,1024,"
+#define ROW0 "5,00_naive,naive,step,ok,,cold,2,1024,"
 
 static int setup(void **state)
 {
@@ -222,13 +222,13 @@ static int setup(void **state)
     make_dir("taken");
     make_dir("runs");
     make_dir("runs/good");
-    write_file("runs/good/results.csv", HEADER "4,01_base,base,ok,\n");
+    write_file("runs/good/results.csv", HEADER "5,01_base,base,ok,\n");
     make_dir("runs/empty");
     write_file("runs/empty/results.csv", "");
     make_dir("runs/truncated");
-    write_file("runs/truncated/results.csv", HEADER "4,01_base,base,failed,\"validation");
+    write_file("runs/truncated/results.csv", HEADER "5,01_base,base,failed,\"validation");
     make_dir("runs/malformed");
-    write_file("runs/malformed/results.csv", HEADER "4,01_base,base,ok\n");
+    write_file("runs/malformed/results.csv", HEADER "5,01_base,base,ok\n");
     make_dir("runs/newer");
     write_file("runs/newer/results.csv", HEADER "99,1,base,ok,\n");
     make_dir("runs/noschema");
@@ -237,14 +237,14 @@ static int setup(void **state)
     link_to_repo("plots");
     make_run("runs/fixture", NULL, NULL);
     /* Hostile results files. */
-    make_run("runs/seq1e300", ROW0, "4,00_naive,naive,step,ok,,cold,2,1e300,");
+    make_run("runs/seq1e300", ROW0, "5,00_naive,naive,step,ok,,cold,2,1e300,");
     make_run("runs/time_nan", ",200,0.000182,", ",200,nan,");
     make_run("runs/time_inf", ",200,0.000182,", ",200,inf,");
     make_run("runs/time_negative", ",200,0.000182,", ",200,-1e-06,");
     make_run("runs/time_zero", ",200,0.000182,", ",200,0,");
     make_run("runs/schema1", "schema_version,", "# flashstudy results schema 1\nschema_version,");
     make_run("runs/bom", "schema_version,", "\xEF\xBB\xBFschema_version,");
-    make_run("runs/duplicate", "4,01_base,base,step,ok,,cold,2,1024,", "4,00_naive,naive,step,ok,,cold,2,1024,");
+    make_run("runs/duplicate", "5,01_base,base,step,ok,,cold,2,1024,", "5,00_naive,naive,step,ok,,cold,2,1024,");
     make_run("runs/fifo", NULL, NULL);
     make_run("runs/sassfifo", NULL, NULL);
     make_run("runs/sasszero", NULL, NULL);
@@ -710,7 +710,7 @@ static void large_input(void **state)
     free(md);
     unlink(path);
 
-    make_run("runs/seqmax", ROW0, "4,00_naive,naive,step,ok,,cold,2,2147483647,");
+    make_run("runs/seqmax", ROW0, "5,00_naive,naive,step,ok,,cold,2,2147483647,");
     run(&r, (const char *[]){"report", "runs/seqmax", "--out", "seqmax.md", NULL});
     if (r.status)
         fail_msg("report at N=2147483647: status %d, %s", r.status, r.err);

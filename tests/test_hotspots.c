@@ -296,7 +296,7 @@ static void moved_most(void **state)
     snprintf(path, sizeof path, "%s/hotspots.csv", dir);
     FILE *f = fopen(path, "a");
     assert_non_null(f);
-    fputs("04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
+    fputs("04_two_stage,cold,2,1024,16,8,128,fp16,normal,1,32,32,nvidia-h200,variants/04_two_stage.cu,76,250,9.2,no_instructions,50,selected,25,wait,"
           "15,__global__ void __launch_bounds__(TILE * 2) fs04_attention(fs_problem p)\n",
           f);
     fclose(f);
@@ -307,14 +307,14 @@ static void moved_most(void **state)
     lacks(s4, "fs04_attention");
     free(s4);
     free(md);
-    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,dtype,causal,bm,bn,device,file,line,samples,share_pct,"
+    tk_spit(path, "variant,mode,batch,seq,heads_q,heads_kv,head_dim,dtype,inputs,causal,bm,bn,device,file,line,samples,share_pct,"
                "stall_1,stall_1_pct,stall_2,stall_2_pct,stall_3,stall_3_pct,source\n"
-               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,"
+               "03_causal_skip,cold,2,1024,16,8,128,fp16,normal,1,32,32,nvidia-h200,variants/03_causal_skip.cu,44,700,60.0,long_scoreboard,66,"
                ",,,,x = 1;\n"
-               "03_causal_skip,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
-               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,"
+               "03_causal_skip,cold,2,1024,16,8,128,fp16,normal,1,32,32,nvidia-h200,variants/common.cuh,80,300,40.0,barrier,90,,,,,y = 2;\n"
+               "04_two_stage,cold,2,1024,16,8,128,fp16,normal,1,32,32,nvidia-h200,variants/04_two_stage.cu,28,640,60.5,long_scoreboard,64,"
                ",,,,x = 1;\n"
-               "04_two_stage,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
+               "04_two_stage,cold,2,1024,16,8,128,fp16,normal,1,32,32,nvidia-h200,variants/common.cuh,80,300,39.5,barrier,90,,,,,y = 2;\n");
     md = report(dir);
     s4 = step_of(md, 4);
     has(s4, "\nNo line's share of the samples moved by 1 point or more, 03 causal_skip → 04 two_stage.\n");
@@ -481,7 +481,7 @@ static void many_hot_lines(void **state)
     assert_non_null(f);
     for (int step = 2; step <= 3; step++)
         for (int i = 0; i < 30000; i++)
-            fprintf(f, "0%d_%s,cold,2,1024,16,8,128,fp16,1,32,32,nvidia-h200,variants/common.cuh,%d,1,0.003,wait,100,,,,,x = %d;\n",
+            fprintf(f, "0%d_%s,cold,2,1024,16,8,128,fp16,normal,1,32,32,nvidia-h200,variants/common.cuh,%d,1,0.003,wait,100,,,,,x = %d;\n",
                     step, step == 2 ? "grid_order" : "causal_skip", 1000 + i, i % 3 ? i + step * 100000 : i);
     assert_int_equal(fclose(f), 0);
     clock_t t0 = clock();

@@ -329,7 +329,7 @@ static void refusals(void **state)
     const char *dup[] = {FIXTURE, path_of("r1024")};
     char want[1200];
     snprintf(want, sizeof want, FIXTURE "/results.csv row 1 and %s/results.csv row 1 are both 00_naive at mode cold, "
-             "batch 2, seq 1024, heads_q 16, heads_kv 8, head_dim 128, dtype fp16, causal 1, bm 32, bn 32 on NVIDIA "
+             "batch 2, seq 1024, heads_q 16, heads_kv 8, head_dim 128, dtype fp16, inputs normal, causal 1, bm 32, bn 32 on NVIDIA "
              "H200: a run measures each once on a GPU type", path_of("r1024"));
     refused(dup, 2, "out-dup", want);
     const char *conflict[] = {path_of("r1024"), path_of("driver")};

@@ -48,6 +48,10 @@ static void defaults(void **state)
     assert_int_equal(o.study.bm.v[0], 32);
     assert_int_equal(o.study.bn.v[0], 32);
     assert_int_equal(o.study.causal, 1);
+    assert_int_equal(o.study.dtype.n, 1);
+    assert_int_equal(o.study.dtype.v[0], FS_FP16);
+    assert_int_equal(o.study.inputs.n, 1);
+    assert_int_equal(o.study.inputs.v[0], FS_DIST_NORMAL);
     assert_int_equal(o.study.reps, 30);
     assert_int_equal(o.study.hot, 0);
     assert_int_equal(o.study.force, 0);
@@ -67,8 +71,12 @@ static void every_option(void **state)
     expect_ok(FS_CMD_RUN,
               ARGS("--batch", "3", "--seq=2048", "--heads-q", "32", "--heads-kv", "4", "--head-dim", "64", "--tile",
                    "128", "--no-causal", "--reps", "100", "--mode", "hot", "--seed", "18446744073709551615",
-                   "--time-budget", "0.5", "--metrics", "sm__cycles_elapsed.avg,sm__inst_executed.sum"),
+                   "--time-budget", "0.5", "--metrics", "sm__cycles_elapsed.avg,sm__inst_executed.sum", "--dtype",
+                   "bf16", "--inputs", "outliers"),
               &o);
+    assert_int_equal(o.study.dtype.v[0], FS_BF16);
+    assert_int_equal(o.study.inputs.n, 1);
+    assert_int_equal(o.study.inputs.v[0], FS_DIST_OUTLIERS);
     assert_int_equal(o.study.batch.v[0], 3);
     assert_int_equal(o.study.seq.v[0], 2048);
     assert_int_equal(o.study.heads_q.v[0], 32);
@@ -168,8 +176,11 @@ static void sweep_lists(void **state)
     fs_options o;
     expect_ok(FS_CMD_SWEEP,
               ARGS("--seq", "512,1024,4096", "--head-dim", "64,128", "--batch", "1,2", "--heads-q", "16,32",
-                   "--heads-kv", "8,16", "--tile", "32,64,128x64"),
+                   "--heads-kv", "8,16", "--tile", "32,64,128x64", "--inputs", "outliers,normal"),
               &o);
+    assert_int_equal(o.study.inputs.n, 2);
+    assert_int_equal(o.study.inputs.v[0], FS_DIST_OUTLIERS);
+    assert_int_equal(o.study.inputs.v[1], FS_DIST_NORMAL);
     assert_int_equal(o.study.seq.n, 3);
     assert_int_equal(o.study.seq.v[0], 512);
     assert_int_equal(o.study.seq.v[2], 4096);
@@ -221,7 +232,7 @@ static void sweep_size(void **state)
     assert_string_equal(err, "sweep: 16384 configurations x 2 variants make 32768 rows, more than the 16384 a run folder "
                              "holds (its results.csv must stay within the 32 MiB flashstudy reads, about 2048 bytes a "
                              "row); narrow it: fewer values for --batch, --seq, --heads-q, --heads-kv, --head-dim, "
-                             "--dtype or --tile, or fewer --variants");
+                             "--dtype, --inputs or --tile, or fewer --variants");
     fs_options_free(&o);
     /* 64 metrics more: 4 kB a row, 8,192 rows. */
     m[0] = '\0';
@@ -321,6 +332,13 @@ static void rejections(void **state)
         {FS_CMD_RUN, ARGS("--tile", "64x32x16"), "not \"64x32x16\""},
         {FS_CMD_RUN, ARGS("--tile", "64X32"), "not \"64X32\""},
         {FS_CMD_RUN, ARGS("--tile", "64,128"), "--tile takes one value in `run`"},
+        {FS_CMD_RUN, ARGS("--dtype", "fp32"), "--dtype takes fp16|bf16 (a comma list for `sweep`), not \"fp32\""},
+        {FS_CMD_RUN, ARGS("--dtype", "fp16,bf16"), "--dtype takes one value in `run`"},
+        {FS_CMD_SWEEP, ARGS("--dtype", "bf16,bf16"), "--dtype lists bf16 twice"},
+        {FS_CMD_RUN, ARGS("--inputs", "uniform"), "--inputs takes normal|outliers (a comma list for `sweep`), not \"uniform\""},
+        {FS_CMD_RUN, ARGS("--inputs", "normal,outliers"), "--inputs takes one value in `run`"},
+        {FS_CMD_SWEEP, ARGS("--inputs", "outliers,normal,outliers"), "--inputs lists outliers twice"},
+        {FS_CMD_SWEEP, ARGS("--inputs", "normalx"), "not \"normalx\""},
         {FS_CMD_LIST, ARGS("--markdown", "--ids"), "--markdown and --ids"},
         {FS_CMD_RUN, ARGS("--heads-q", "12", "--heads-kv", "8"), "--heads-q 12 is not a multiple of --heads-kv 8"},
         {FS_CMD_RUN, ARGS("--heads-kv", "32"), "--heads-q 16 is not a multiple of --heads-kv 32"},

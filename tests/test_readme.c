@@ -192,7 +192,7 @@ static void readme_without_seed_config(void **state)
 {
     char cmd[1600], err[512] = "";
     snprintf(cmd, sizeof cmd, "cp tests/fixtures/run/device.csv '%s/' && "
-             "sed 's/,2,1024,16,8,128,fp16,1,32,/,2,1000,16,8,128,fp16,1,32,/' tests/fixtures/run/results.csv > "
+             "sed 's/,2,1024,16,8,128,fp16,normal,1,32,/,2,1000,16,8,128,fp16,normal,1,32,/' tests/fixtures/run/results.csv > "
              "'%s/results.csv'",
              tmp, tmp);
     assert_int_equal(system(cmd), 0);

@@ -107,14 +107,38 @@ static void test_tolerance(void **state)
     assert_near(r, 8 * r16, 1e-15);
 }
 
+/* The outlier inputs are the normal ones with about one element in a
+ * thousand moved by an N(0, 100) term; the rest are the same bits. */
+static void test_fill_outliers(void **state)
+{
+    enum { N = 100001 };
+    static uint16_t a[N], b[N], c[N];
+    fs_fill_random(a, N, 42, FS_FP16, FS_DIST_NORMAL);
+    fs_fill_random(b, N, 42, FS_FP16, FS_DIST_OUTLIERS);
+    fs_fill_random(c, N, 42, FS_FP16, FS_DIST_OUTLIERS);
+    assert_memory_equal(b, c, sizeof b);
+    int moved = 0;
+    double sum2 = 0;
+    for (int i = 0; i < N; i++)
+        if (a[i] != b[i]) {
+            double d = fs_half_to_float(b[i]) - fs_half_to_float(a[i]);
+            moved++;
+            sum2 += d * d;
+        }
+    /* Poisson with mean 100: 50 to 150 is five standard deviations. The
+     * terms' mean square is 100 give or take 14% (chi-squared, 100 draws). */
+    assert_in_range(moved, 50, 150);
+    assert_true(sum2 / moved > 50 && sum2 / moved < 170);
+}
+
 static void test_fill_random(void **state)
 {
     enum { N = 100001 };   /* odd: the last value has no partner */
     static uint16_t a[N], b[N];
-    fs_fill_random(a, N, 42, FS_FP16);
-    fs_fill_random(b, N, 42, FS_FP16);
+    fs_fill_random(a, N, 42, FS_FP16, FS_DIST_NORMAL);
+    fs_fill_random(b, N, 42, FS_FP16, FS_DIST_NORMAL);
     assert_memory_equal(a, b, sizeof a);
-    fs_fill_random(b, N, 43, FS_FP16);
+    fs_fill_random(b, N, 43, FS_FP16, FS_DIST_NORMAL);
     assert_memory_not_equal(a, b, sizeof a);
     double sum = 0, sum2 = 0;
     for (int i = 0; i < N; i++) {
@@ -127,7 +151,7 @@ static void test_fill_random(void **state)
     assert_true(fabs(mean) < 0.02);
     assert_true(fabs(var - 1) < 0.02);
     /* bf16: the same draws, rounded to 8 bits of mantissa. */
-    fs_fill_random(b, N, 42, FS_BF16);
+    fs_fill_random(b, N, 42, FS_BF16, FS_DIST_NORMAL);
     for (int i = 0; i < N; i++) {
         double x = fs_half_to_float(a[i]), y = fs_bf16_to_float(b[i]);
         assert_true(fabs(x - y) <= 0x1p-8 * fabs(x) + 0x1p-11 * fabs(x) + 0x1p-24);
@@ -215,11 +239,11 @@ static void test_reference_gqa(void **state)
     enum { B = 2, HQ = 4, HKV = 2, N = 5, D = 8 };
     uint16_t q[B * HQ * N * D], k[B * HKV * N * D], v[B * HKV * N * D];
     double out[B * HQ * N * D];
-    fs_fill_random(q, N * D, 1, FS_FP16);
+    fs_fill_random(q, N * D, 1, FS_FP16, FS_DIST_NORMAL);
     for (int i = 1; i < B * HQ; i++)
         memcpy(q + i * N * D, q, N * D * sizeof *q);
-    fs_fill_random(k, B * HKV * N * D, 2, FS_FP16);
-    fs_fill_random(v, B * HKV * N * D, 3, FS_FP16);
+    fs_fill_random(k, B * HKV * N * D, 2, FS_FP16, FS_DIST_NORMAL);
+    fs_fill_random(v, B * HKV * N * D, 3, FS_FP16, FS_DIST_NORMAL);
     fs_problem p = problem(B, HQ, HKV, N, D, 1, 0.35f);
     fs_reference_cpu(&p, q, k, v, out);
     const size_t head = N * D;
@@ -240,9 +264,9 @@ static void test_reference_strides(void **state)
     uint16_t q[B * HQ * N * D], k[B * HKV * N * D], v[B * HKV * N * D];
     uint16_t qt[B * HQ * N * D], kt[B * HKV * N * D], vt[B * HKV * N * D];
     double out[B * HQ * N * D], outt[B * HQ * N * D];
-    fs_fill_random(q, B * HQ * N * D, 4, FS_FP16);
-    fs_fill_random(k, B * HKV * N * D, 5, FS_FP16);
-    fs_fill_random(v, B * HKV * N * D, 6, FS_FP16);
+    fs_fill_random(q, B * HQ * N * D, 4, FS_FP16, FS_DIST_NORMAL);
+    fs_fill_random(k, B * HKV * N * D, 5, FS_FP16, FS_DIST_NORMAL);
+    fs_fill_random(v, B * HKV * N * D, 6, FS_FP16, FS_DIST_NORMAL);
     for (int b = 0; b < B; b++)
         for (int n = 0; n < N; n++)
             for (int d = 0; d < D; d++) {
@@ -267,7 +291,7 @@ static void compare_setup(fs_problem *p, double *ref, uint16_t *out, fs_compare 
 {
     *p = problem(CB, CH, CH, CN, CD, 0, 1.0f);
     uint16_t r[CE];
-    fs_fill_random(r, CE, 7, FS_FP16);
+    fs_fill_random(r, CE, 7, FS_FP16, FS_DIST_NORMAL);
     for (int i = 0; i < CE; i++) {
         ref[i] = fs_half_to_float(r[i]) + 1e-4;   /* not exactly a half */
         out[i] = h((float)ref[i]);
@@ -288,6 +312,7 @@ static void test_compare_exact(void **state)
     assert_int_equal(c.mismatches, 0);
     assert_int_equal(c.nonfinite, 0);
     assert_true(c.max_abs_err < 1e-3);
+    assert_true(c.rmse < 1e-3);
     assert_true(c.rel_l2_err < 1e-3);
 }
 
@@ -303,6 +328,7 @@ static void test_compare_one_wrong(void **state)
     assert_int_equal(fs_compare_output(&p, out, ref, &c, 3, "one wrong"), 0);
     assert_int_equal(c.mismatches, 1);
     assert_true(fabs(c.max_abs_err - 0.5) < 2e-3);
+    assert_true(fabs(c.rmse - 0.5 / sqrt(CE)) < 2e-3);   /* one error of 0.5 among CE */
     assert_true(c.rel_l2_err > 0);
 }
 
@@ -320,6 +346,7 @@ static void test_compare_nonfinite(void **state)
         assert_int_equal(c.mismatches, 1);
         assert_int_equal(c.nonfinite, 1);
         assert_true(isinf(c.max_abs_err));
+        assert_true(isinf(c.rmse));
         assert_true(isinf(c.rel_l2_err));
     }
 }
@@ -350,7 +377,7 @@ static void test_compare_bf16(void **state)
     p.dtype = FS_BF16;
     double ref[CE];
     uint16_t r[CE], out[CE];
-    fs_fill_random(r, CE, 8, FS_FP16);
+    fs_fill_random(r, CE, 8, FS_FP16, FS_DIST_NORMAL);
     for (int i = 0; i < CE; i++) {
         ref[i] = fs_half_to_float(r[i]) * 3.3;
         out[i] = fs_bf16_from_float((float)ref[i]);
@@ -371,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_bf16),
         cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_fill_random),
+        cmocka_unit_test(test_fill_outliers),
         cmocka_unit_test(test_reference_by_hand),
         cmocka_unit_test(test_reference_stable),
         cmocka_unit_test(test_reference_gqa),

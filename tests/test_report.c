@@ -423,6 +423,12 @@ static void bad_input(void **state)
     strchr(newer, '\n')[1] = '9';   /* the first row's schema_version */
     bad_run("newer", newer, "newer");
     free(newer);
+    /* An input distribution flashstudy does not draw. */
+    char *cauchy = strdup(good);
+    char *dist = strstr(cauchy, ",fp16,normal,");
+    memcpy(dist, ",fp16,cauchy,", 13);
+    bad_run("inputs", cauchy, "inputs normal or outliers");
+    free(cauchy);
     /* A fixed column missing: "status" renamed. */
     char *renamed = strdup(good);
     char *status = strstr(renamed, ",status,");
@@ -436,7 +442,7 @@ static void bad_input(void **state)
     free(renamed);
     /* A peer named as a step is numbered: the two could not be told apart. */
     char *peer = strdup(good);
-    memcpy(strstr(peer, "4,00_naive,naive,step,"), "4,00_naive,naive,peer,", 22);
+    memcpy(strstr(peer, "5,00_naive,naive,step,"), "5,00_naive,naive,peer,", 22);
     bad_run("peer_number", peer, "a peer's its name (not a number)");
     free(peer);
     /* A shape no run could have measured (its strides overflowed). */
@@ -695,6 +701,40 @@ static void peers_in_a_run(void **state)
     assert_null(strstr(cmp, "only in"));
     assert_non_null(strstr(cmp, "| cublas (peer) |"));
     free(cmp);
+}
+
+/* A sweep over the inputs: every row of the fixture again with the
+ * outliers. The report names that configuration as such, lists both
+ * distributions as the swept values, and sets no published peer beside
+ * the outliers (every published figure is of normal inputs). */
+static void outlier_inputs(void **state)
+{
+    char dir[600], path[1200], err[512];
+    fs_table old, t;
+    assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
+    fs_table_init(&t, old.ncols, (const char *const *)old.header);
+    const char **row = malloc(sizeof *row * old.ncols);
+    for (int dist = 0; dist < 2; dist++)
+        for (int i = 0; i < old.nrows; i++) {
+            for (int c = 0; c < old.ncols; c++)
+                row[c] = dist && !strcmp(old.header[c], "inputs") ? "outliers" : fs_table_cell(&old, i, c);
+            fs_table_add(&t, row);
+        }
+    snprintf(dir, sizeof dir, "%s/outliers", tmp);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv " FIXTURE "/sass.txt '%s/'", dir);
+    assert_int_equal(system(path), 0);
+    snprintf(path, sizeof path, "%s/report-outliers.md", tmp);
+    check_report(dir, path);
+    char *md = tk_slurp(path, NULL);
+    assert_non_null(strstr(md, "32x32, cold, outlier inputs"));
+    assert_non_null(strstr(md, "inputs = normal, outliers"));
+    free(md);
+    fs_table_free(&t);
+    fs_table_free(&old);
+    free(row);
 }
 
 /* A run folder: the fixture's results.csv (rows with counters) or its
@@ -1064,6 +1104,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
         cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
         cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection), cmocka_unit_test(hostile_numbers),
+        cmocka_unit_test(outlier_inputs),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

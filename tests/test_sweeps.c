@@ -40,22 +40,23 @@ static void parse_ok(fs_command cmd, char **argv, fs_options *o)
 }
 
 /* The nesting of today's loop: batch outermost, then heads_q, heads_kv,
- * head_dim, dtype, the block shape, and seq fastest. */
+ * head_dim, dtype, inputs, the block shape, and seq fastest. */
 static void configs_in_loop_order(void **state)
 {
     fs_options o;
     parse_ok(FS_CMD_SWEEP,
              ARGS("--batch", "1,2", "--heads-q", "8,16", "--heads-kv", "8", "--head-dim", "64,128", "--dtype",
-                  "fp16,bf16", "--tile", "64,128x64", "--seq", "256,1024,4096"),
+                  "fp16,bf16", "--inputs", "normal,outliers", "--tile", "64,128x64", "--seq", "256,1024,4096"),
              &o);
     fs_shape *c;
     const int n = fs_study_configs(&o.study, &c);
-    assert_int_equal(n, 2 * 2 * 2 * 2 * 2 * 3);
+    assert_int_equal(n, 2 * 2 * 2 * 2 * 2 * 2 * 3);
     int i = 0;
     for (int b = 0; b < 2; b++)
         for (int hq = 0; hq < 2; hq++)
             for (int d = 0; d < 2; d++)
                 for (int ty = 0; ty < 2; ty++)
+                    for (int in = 0; in < 2; in++)
                     for (int t = 0; t < 2; t++)
                         for (int q = 0; q < 3; q++, i++) {
                             assert_int_equal(c[i].batch, b + 1);
@@ -63,6 +64,7 @@ static void configs_in_loop_order(void **state)
                             assert_int_equal(c[i].heads_kv, 8);
                             assert_int_equal(c[i].head_dim, 64 * (d + 1));
                             assert_int_equal(c[i].dtype, ty);
+                            assert_int_equal(c[i].inputs, in);
                             assert_int_equal(c[i].bm, t ? 128 : 64);
                             assert_int_equal(c[i].bn, 64);
                             static const int seq[] = {256, 1024, 4096};

@@ -162,7 +162,7 @@ static void test_comments_and_crlf(void **state)
     fs_table_free(&t);
     /* A results file read without the schema check: schema_version is a
      * column like any other. */
-    put_file("schema_version,a\r\n4,1\r\n");
+    put_file("schema_version,a\r\n5,1\r\n");
     assert_int_equal(fs_table_read(path, 0, &t, err, sizeof err), 0);
     assert_int_equal(t.ncols, 2);
     fs_table_free(&t);
@@ -325,20 +325,20 @@ static void test_schema(void **state)
     assert_refused(1, "line 1: the first column is \"a\", not schema_version", NULL);
     put_file("# flashstudy results schema 2\nvariant,slug\n1,base\n");
     assert_refused(1, "schema 2 file: written by an older flashstudy", "scripts/results_upgrade.py");
-    put_file("schema_version,a\n3,1\n");
-    assert_refused(1, "uses results schema 3, written by an older flashstudy", "scripts/results_upgrade.py");
-    put_file("# a note\nschema_version,a\n4,1\n");
+    put_file("schema_version,a\n4,1\n");
+    assert_refused(1, "uses results schema 4, written by an older flashstudy", "scripts/results_upgrade.py");
+    put_file("# a note\nschema_version,a\n5,1\n");
     assert_refused(1, "opens with a comment line", NULL);
-    put_file("schema_version,a\n4,1\n5,2\n");
-    assert_refused(1, "uses results schema 5, newer than schema 4", NULL);
-    put_file("schema_version,a\n4,1\n3,2\n");
-    assert_refused(1, "line 3: schema_version is \"3\", not 4", NULL);
-    put_file("schema_version,a\n4,1\n,2\n");
-    assert_refused(1, "line 3: schema_version is \"\", not 4", NULL);
-    put_file("schema_version,a\n4,1\n4\n");
+    put_file("schema_version,a\n5,1\n6,2\n");
+    assert_refused(1, "uses results schema 6, newer than schema 5", NULL);
+    put_file("schema_version,a\n5,1\n3,2\n");
+    assert_refused(1, "line 3: schema_version is \"3\", not 5", NULL);
+    put_file("schema_version,a\n5,1\n,2\n");
+    assert_refused(1, "line 3: schema_version is \"\", not 5", NULL);
+    put_file("schema_version,a\n5,1\n5\n");
     assert_refused(1, "line 3: 1 cell, but the header has 2 columns", NULL);
     /* A byte order mark is named, in any table. */
-    put_file("\xEF\xBB\xBFschema_version,a\n4,1\n");
+    put_file("\xEF\xBB\xBFschema_version,a\n5,1\n");
     assert_refused(1, "UTF-8 byte order mark", NULL);
     put_file("\xEF\xBB\xBFkey,value\na,1\n");
     assert_refused(0, "UTF-8 byte order mark", NULL);
