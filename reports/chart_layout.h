@@ -47,5 +47,8 @@ void fsr_place_labels(fsr_frame *f, fsr_bar *b, int n);
 void fsr_put_label(FILE *f, const fsr_frame *fr, const fsr_bar *b);
 /* Each roofline point's number beside its marker, none on another. */
 void fsr_place_roof_labels(const fsr_frame *f, fsr_roof_label *p, int n);
+/* The same for points spread over both axes (speed against error): each
+ * label beside its own marker where it is clear of the others. */
+void fsr_place_point_labels(const fsr_frame *f, fsr_roof_label *p, int n);
 
 #endif

@@ -1,6 +1,6 @@
-/* The charts of points and lines on numeric axes: the roofline, the sweeps
- * over N (time, peak memory, the fastest step beside the peers) and the
- * timelines of one launch. */
+/* The charts of points and lines on numeric axes: the roofline, speed
+ * against error, the sweeps over N (time, peak memory, the fastest step
+ * beside the peers) and the timelines of one launch. */
 #include "chart_lines.h"
 
 #include <ctype.h>
@@ -95,6 +95,95 @@ int fsr_chart_roofline(chart_ctx *c)
     fsr_chart_var(c, "vtflops", "%s", tf);
     fsr_num_var(c, "peak_tflops", peak * 1e-12);
     fsr_num_var(c, "bw_tbps", bw * 1e-12);
+    fsr_frame_vars(c, &f);
+    return fsr_dat_close(c, fp) ? -1 : 1;
+}
+
+#define ACCURACY_KEY 32 /* cells of a key entry ("bf16, outlier inputs"), its sample, its space */
+
+/* The problem of configuration b, whatever the element type and the
+ * inputs' distribution. */
+static int same_problem(const fsr_config *a, const fsr_config *b)
+{
+    fsr_config x = *a;
+    x.dtype = b->dtype;
+    x.inputs = b->inputs;
+    return fsr_same_config(&x, b);
+}
+
+/* Speed against error: each variant's TFLOP/s against the RMSE of its
+ * output, at the primary configuration's problem in every element type and
+ * distribution of the inputs the run measured, one series each: what a
+ * faster step or a narrower type costs in accuracy. */
+int fsr_chart_accuracy(chart_ctx *c)
+{
+    enum { SERIES = FS_DTYPE_COUNT * FS_DIST_COUNT };
+    const fsr_run *r = c->r;
+    const fsr_config *pc = &r->cfgs[r->primary];
+    int rows[FSR_MAX_CHART_VARIANTS], series[FSR_MAX_CHART_VARIANTS], key[SERIES], k = 0, nser = 0;
+    fsr_roof_label p[FSR_MAX_CHART_VARIANTS];
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int i = 0; i < r->res.nrows; i++) {
+        const fsr_config *ci = &r->cfgs[r->cfg_of_row[i]];
+        const double e = fs_table_num(&r->res, i, "rmse"), tf = fsr_value(r, i, FSR_TFLOPS);
+        if (!fsr_ok(r, i) || !same_problem(ci, pc) || !(e > 0 && e < INFINITY) || !(tf > 0 && tf < INFINITY))
+            continue;
+        if (k == FSR_MAX_CHART_VARIANTS) {
+            snprintf(c->skip, sizeof c->skip, "more than %d rows at one problem, more than a chart can tell apart",
+                     FSR_MAX_CHART_VARIANTS);
+            return 0;
+        }
+        const int sk = ci->dtype * FS_DIST_COUNT + ci->inputs;
+        int s = 0;
+        while (s < nser && key[s] != sk)
+            s++;
+        if (s == nser)
+            key[nser++] = sk;
+        p[k] = (fsr_roof_label){.x = log10(e), .y = log10(tf)};
+        char name[16];
+        if (r->peer[i])
+            snprintf(name, sizeof name, "%.15s", fsr_cell(r, i, "slug"));
+        else
+            snprintf(name, sizeof name, "%02d", fsr_number(r, i));
+        snprintf(p[k].text, sizeof p[k].text, "%.7s", name);
+        xlo = fmin(xlo, p[k].x), xhi = fmax(xhi, p[k].x), ylo = fmin(ylo, p[k].y), yhi = fmax(yhi, p[k].y);
+        series[k] = s;
+        rows[k++] = i;
+    }
+    if (!k) {
+        snprintf(c->skip, sizeof c->skip, "no row records the RMSE of its output (runs of results schema 5 do)");
+        return 0;
+    }
+    char l[380], v[300];
+    fsr_config_label_except(pc, 1 << FSR_F_DTYPE | 1 << FSR_F_INPUTS, l, sizeof l);
+    fsr_swept_values(r, 1 << FSR_F_DTYPE | 1 << FSR_F_INPUTS, v, sizeof v);
+    snprintf(c->config, sizeof c->config, "%s; %s", l, v);
+    /* The key on the right (plots/accuracy.gp); whole decades of TFLOP/s,
+     * so that the log axis has numbers on it. */
+    fsr_frame f = {.l = FSR_LMARGIN, .r = ACCURACY_KEY, .logx = 1, .logy = 1, .has_y = 1, .xlo = xlo - 0.5,
+                   .xhi = xhi + 0.7, .ylo = floor(ylo - 0.1), .yhi = fmax(ceil(yhi + 0.1), floor(ylo - 0.1) + 1)};
+    f.rows = FSR_CANVAS_ROWS - (fsr_heading_rows(c) + 2) - 4;
+    fsr_place_point_labels(&f, p, k);
+    FILE *fp = fsr_dat_open(c, "accuracy.dat", "series variant rmse tflop_per_s value_label label_x label_y leader_x");
+    if (!fp)
+        return -1;
+    for (int i = 0; i < k; i++) {
+        char lab[96];
+        fsr_variant_label(r, rows[i], lab, sizeof lab);
+        fprintf(fp, "%d", series[i]);
+        fsr_put_text(fp, lab);
+        fprintf(fp, " %.6g %.6g", pow(10, p[i].x), pow(10, p[i].y));
+        fsr_put_text(fp, p[i].text);
+        fprintf(fp, " %.6g %.6g %.6g\n", pow(10, p[i].lx), pow(10, p[i].ly), pow(10, p[i].ex));
+    }
+    fsr_chart_var(c, "data", "accuracy.dat");
+    fsr_num_var(c, "nseries", nser);
+    for (int s = 0; s < nser; s++) {
+        char name[16];
+        snprintf(name, sizeof name, "series_%d", s + 1);
+        fsr_chart_var(c, name, "%s, %s inputs", fs_dtype_names[key[s] / FS_DIST_COUNT],
+                      key[s] % FS_DIST_COUNT == FS_DIST_OUTLIERS ? "outlier" : "normal");
+    }
     fsr_frame_vars(c, &f);
     return fsr_dat_close(c, fp) ? -1 : 1;
 }

@@ -7,6 +7,7 @@
 #include "charts.h"
 
 int fsr_chart_roofline(chart_ctx *c);
+int fsr_chart_accuracy(chart_ctx *c);
 int fsr_chart_sweep_time(chart_ctx *c);
 int fsr_chart_sweep_mem(chart_ctx *c);
 int fsr_chart_sweep_peers(chart_ctx *c);

@@ -13,6 +13,7 @@ const fsr_chart fsr_charts[] = {
     {"inst", "instructions executed", fsr_chart_inst, NULL},
     {"occupancy", "theoretical and achieved occupancy", fsr_chart_occupancy, NULL},
     {"roofline", "roofline", fsr_chart_roofline, NULL},
+    {"accuracy", "speed against error, in every element type and input distribution", fsr_chart_accuracy, NULL},
     {"seed", "our time change per step against document 000's", fsr_chart_seed, NULL},
     {"sweep_time", "time against N", fsr_chart_sweep_time, NULL},
     {"sweep_mem", "peak memory against N", fsr_chart_sweep_mem, NULL},

@@ -2,7 +2,8 @@
  * tests/fixtures/run and of runs made here to break them, read back from
  * the .dat files and render.sh: value labels clear of each other, of the
  * bars, of the lines across the plot and of its sides; x labels whole on the
- * canvas and apart; the roofline's labels one per variant and apart; the
+ * canvas and apart; the labels of the roofline's points and of speed
+ * against error one per row and apart; the latter's series; the
  * run's own peers as bars; a byte axis that starts near the data; no text
  * that breaks a .dat file or render.sh. Places are checked by the model of
  * reports/charts.h, and where gnuplot is here, the model against the plot
@@ -241,34 +242,42 @@ static int xlabel_problems(const char *dir, const char *dat, const char *sh)
     return bad;
 }
 
-/* The roofline's labels (columns 5-8: "NN", left side, middle, leader's
- * end; log axes): each its variant's number, its leader ending at one of
- * its sides, apart from every other and inside the plot. */
-static int roofline_problems(const char *dir, const char *sh)
+/* The labels of points on log axes (chart_layout.c's roof labels, columns
+ * 5-8 of `name`.dat: the label, its left side, middle, leader's end): each
+ * its row's (the roofline's: its variant number, column 1, as "NN"; speed
+ * against error's: the start of its variant label, column 2), its leader
+ * ending at one of its sides, apart from every other and inside the plot. */
+static int point_label_problems(const char *dir, const char *sh, const char *name)
 {
     frame f;
     int n, bad = 0;
-    row *r = read_dat(dir, "roofline.dat", &n);
+    char dat[64], gp[64];
+    snprintf(dat, sizeof dat, "%s.dat", name);
+    snprintf(gp, sizeof gp, "%s.gp", name);
+    row *r = read_dat(dir, dat, &n);
     if (!r)
         return 0;
-    if (!read_frame(sh, "roofline.gp", 1, 1, &f))
-        fail_msg("%s/roofline.gp: no frame in render.sh", dir);
+    if (!read_frame(sh, gp, 1, 1, &f))
+        fail_msg("%s/%s: no frame in render.sh", dir, gp);
     box *b = calloc((size_t)n, sizeof *b);
     for (int i = 0; i < n; i++) {
         char want[16];
-        snprintf(want, sizeof want, "%02d", atoi(r[i].f[0]));
-        if (strcmp(r[i].f[4], want))
-            bad++, printf("%s/roofline.dat row %d: label \"%s\" for variant %s\n", dir, i + 1, r[i].f[4], want);
+        if (!strcmp(name, "roofline"))
+            snprintf(want, sizeof want, "%02d", atoi(r[i].f[0]));
+        else
+            snprintf(want, sizeof want, "%.*s", (int)strcspn(r[i].f[1], " "), r[i].f[1]);
+        if (strncmp(r[i].f[4], want, strlen(r[i].f[4])) || !*r[i].f[4])
+            bad++, printf("%s/%s row %d: label \"%s\" for %s\n", dir, dat, i + 1, r[i].f[4], want);
         double x = log10(fnum(&r[i], 6)), y = log10(fnum(&r[i], 7)), ex = log10(fnum(&r[i], 8));
         b[i] = (box){x, x + fsr_label_cells(r[i].f[4]) * cell_x(&f), y - row_y(&f) / 2, y + row_y(&f) / 2};
         if (fabs(ex - b[i].x0) > EPS * cell_x(&f) && fabs(ex - b[i].x1) > EPS * cell_x(&f))
-            bad++, printf("%s/roofline.dat row %d: the leader ends away from the label\n", dir, i + 1);
+            bad++, printf("%s/%s row %d: the leader ends away from the label\n", dir, dat, i + 1);
         if (b[i].x0 < f.xlo || b[i].x1 > f.xhi || b[i].y0 < f.ylo - EPS * row_y(&f) ||
             b[i].y1 > f.yhi + EPS * row_y(&f))
-            bad++, printf("%s/roofline.dat row %d: the label leaves the plot\n", dir, i + 1);
+            bad++, printf("%s/%s row %d: the label leaves the plot\n", dir, dat, i + 1);
         for (int j = 0; j < i; j++)
             if (overlap(&f, b[i], b[j]))
-                bad++, printf("%s/roofline.dat: the labels of %s and %s overlap\n", dir, r[i].f[1], r[j].f[1]);
+                bad++, printf("%s/%s: the labels of %s and %s overlap\n", dir, dat, r[i].f[1], r[j].f[1]);
     }
     free(b);
     free(r);
@@ -404,7 +413,8 @@ static int check_run(const char *out, int *bad)
         free(r);
         *bad += xlabel_problems(out, barred[i], sh);
     }
-    *bad += roofline_problems(out, sh);
+    *bad += point_label_problems(out, sh, "roofline");
+    *bad += point_label_problems(out, sh, "accuracy");
     free(sh);
     return read;
 }
@@ -447,7 +457,62 @@ static void checks_can_fail(void **state)
     tk_spit(path, "# header\n1 \"01 a\" 500 100 \"01\" 600 100 600\n2 \"02 b\" 500 101 \"02\" 600 101 600\n");
     assert_int_equal(label_problems(dir, "waterfall.dat", sh, 3, 4, 7), 2);
     assert_int_equal(xlabel_problems(dir, "waterfall.dat", sh), 1);
-    assert_int_equal(roofline_problems(dir, sh), 1);
+    assert_int_equal(point_label_problems(dir, sh, "roofline"), 1);
+}
+
+/* Speed against error: the fixture's rows in fp16 and again in bf16, with
+ * an RMSE each, are one point each in two series at the primary
+ * configuration's problem (N = 1024), labelled apart; the fixture itself
+ * records no RMSE, and the chart is skipped. */
+static void accuracy_series(void **state)
+{
+    char dir[700], out[800], path[900], err[512];
+    fs_table old, t;
+    assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
+    fs_table_init(&t, old.ncols, (const char *const *)old.header);
+    const char **cells = malloc(sizeof *cells * old.ncols);
+    int ok = 0;
+    for (int ty = 0; ty < 2; ty++)
+        for (int i = 0; i < old.nrows; i++) {
+            char rmse[32];
+            snprintf(rmse, sizeof rmse, "%g", (ty ? 8e-4 : 1e-4) * (1 + i % 5));
+            ok += !strcmp(fs_table_get(&old, i, "status"), "ok") && fs_table_num(&old, i, "seq") == 1024;
+            for (int c = 0; c < old.ncols; c++)
+                cells[c] = !strcmp(old.header[c], "rmse") ? rmse
+                           : ty && !strcmp(old.header[c], "dtype") ? "bf16" : fs_table_cell(&old, i, c);
+            fs_table_add(&t, cells);
+        }
+    snprintf(dir, sizeof dir, "%s/types", tmp);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
+    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv " FIXTURE "/sass.txt '%s/'", dir);
+    assert_int_equal(system(path), 0);
+    snprintf(out, sizeof out, "%s/types-charts", tmp);
+    tk_plots_data(dir, out);
+    int n;
+    row *r = read_dat(out, "accuracy.dat", &n);
+    assert_non_null(r);
+    assert_int_equal(n, ok);
+    int in_series[2] = {0, 0};
+    for (int i = 0; i < n; i++)
+        in_series[atoi(r[i].f[0])]++;
+    assert_int_equal(in_series[0], ok / 2);
+    assert_int_equal(in_series[1], ok / 2);
+    free(r);
+    snprintf(path, sizeof path, "%s/render.sh", out);
+    char *sh = tk_slurp(path, NULL);
+    assert_non_null(strstr(sh, "series_1='fp16, normal inputs'"));
+    assert_non_null(strstr(sh, "series_2='bf16, normal inputs'"));
+    assert_int_equal(point_label_problems(out, sh, "accuracy"), 0);
+    free(sh);
+    run_data(FIXTURE, out, sizeof out);
+    snprintf(path, sizeof path, "%s/accuracy.dat", out);
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0);
+    fs_table_free(&t);
+    fs_table_free(&old);
+    free(cells);
 }
 
 /* The peers a run measured at its primary configuration are bars of the
@@ -611,6 +676,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(labels_clear),  cmocka_unit_test(checks_can_fail), cmocka_unit_test(own_peers_as_bars),
         cmocka_unit_test(bytes_floor),   cmocka_unit_test(hostile_names),   cmocka_unit_test(frames_fit),
+        cmocka_unit_test(accuracy_series),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }
