@@ -5,7 +5,7 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
-#          hopper-d64 bf16 hq64 ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
+#          hopper-d64 bf16 accuracy hq64 ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
@@ -111,6 +111,13 @@ for s in $steps; do
                     --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper)"
                 step bf16-hopper-full 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
                     --no-causal --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper-full)" ;;
+    # Speed against error: every step and peer in both types, on normal
+    # inputs and on FlashAttention-3's outliers, timed (no counters), at the
+    # log's configuration and at 4k for the Hopper steps.
+    accuracy)   step accuracy 200 "$fs" sweep --dtype fp16,bf16 --inputs normal,outliers --no-profile \
+                    --time-budget 0.3 --out "$(rid accuracy)"
+                step accuracy-4k 150 "$fs" sweep --dtype fp16,bf16 --inputs normal,outliers --no-profile --seq 4096 \
+                    --tile 128x128 --variants "$(hopper)" --time-budget 0.3 --out "$(rid accuracy-4k)" ;;
     # The shape of NVIDIA's H200 figures (B = 2, Hq = 64, Hkv = 8, D = 128):
     # the last step beside the peers, both types, causal and not.
     hq64)       step hq64 150 "$fs" sweep --dtype fp16,bf16 --heads-q 64 --seq 4096,8192,16384 --tile 128x128 \
