@@ -36,6 +36,7 @@ const fsr_role fsr_roles[FSR_ROLES] = {
     [FSR_BRANCH_INST] = {"branch_inst", "branch instructions (M warp)", 3, 1e-6, {"@smsp__inst_executed_op_branch.sum"}},
     [FSR_BRANCH] = {"branch_efficiency", "branch efficiency (%)", 1, 1, {"@smsp__sass_average_branch_targets_threads_uniform.pct"}, 1},
     [FSR_PEAK_MEM] = {"peak_mem", "peak memory (MB)", 1, 1e-6, {"peak_mem_bytes"}},
+    [FSR_RMSE] = {"rmse", "RMSE of O (10⁻⁶)", 1, 1e6, {"rmse"}},
 };
 
 /* ---- loading ---- */

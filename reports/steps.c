@@ -53,7 +53,7 @@ static void cell_seed_change(FILE *f, const fs_table *seed, const fs_seed_change
 static int direction(double pct) { return pct <= -FLAT_PCT ? -1 : pct >= FLAT_PCT ? 1 : 0; }
 static const char *dir_word(int d) { return d < 0 ? "down" : d > 0 ? "up" : "flat"; }
 
-static const int step_roles[] = {FSR_TIME, FSR_TFLOPS, FSR_FLOP_EXEC, FSR_DRAM, FSR_DRAM_READ, FSR_L2,
+static const int step_roles[] = {FSR_TIME, FSR_TFLOPS, FSR_FLOP_EXEC, FSR_RMSE, FSR_DRAM, FSR_DRAM_READ, FSR_L2,
                                  FSR_L2_READ, FSR_L2_HIT, FSR_INST, FSR_BRANCH_INST, FSR_REGS, FSR_SMEM,
                                  FSR_OCC_T, FSR_OCC_A, FSR_BRANCH, FSR_DRAM_WRITE, FSR_DRAM_BW};
 #define NSTEP ((int)(sizeof step_roles / sizeof step_roles[0]))

@@ -704,9 +704,9 @@ static void peers_in_a_run(void **state)
 }
 
 /* A sweep over the inputs: every row of the fixture again with the
- * outliers. The report names that configuration as such, lists both
- * distributions as the swept values, and sets no published peer beside
- * the outliers (every published figure is of normal inputs). */
+ * outliers, each with an RMSE. The report names that configuration as
+ * such, lists both distributions as the swept values, and a step's table
+ * gives the RMSE beside the step before's. */
 static void outlier_inputs(void **state)
 {
     char dir[600], path[1200], err[512];
@@ -716,8 +716,12 @@ static void outlier_inputs(void **state)
     const char **row = malloc(sizeof *row * old.ncols);
     for (int dist = 0; dist < 2; dist++)
         for (int i = 0; i < old.nrows; i++) {
+            char rmse[32];
+            snprintf(rmse, sizeof rmse, "%g", 1e-5 * (i + 1));
             for (int c = 0; c < old.ncols; c++)
-                row[c] = dist && !strcmp(old.header[c], "inputs") ? "outliers" : fs_table_cell(&old, i, c);
+                row[c] = dist && !strcmp(old.header[c], "inputs") ? "outliers"
+                         : !strcmp(old.header[c], "rmse")         ? rmse
+                                                                  : fs_table_cell(&old, i, c);
             fs_table_add(&t, row);
         }
     snprintf(dir, sizeof dir, "%s/outliers", tmp);
@@ -731,6 +735,7 @@ static void outlier_inputs(void **state)
     char *md = tk_slurp(path, NULL);
     assert_non_null(strstr(md, "32x32, cold, outlier inputs"));
     assert_non_null(strstr(md, "inputs = normal, outliers"));
+    assert_non_null(strstr(md, "| RMSE of O (10⁻⁶) | 10.0 | 20.0 | +100.0% |"));
     free(md);
     fs_table_free(&t);
     fs_table_free(&old);
