@@ -32,6 +32,10 @@ static int cmd_list(const fs_options *o, int argc, char **argv)
             printf("%s\n", id);
         else
             printf("%-20s %-4s %s (%s)\n", id, v->kind == FS_STEP ? "step" : "peer", v->title, v->target);
+        char note[512];
+        /* What a peer needs besides its code, and whether this machine has it. */
+        if (!o->ids && v->probe)
+            printf("%-25s %s: %s\n", "", v->probe(note, sizeof note) ? "cannot run here" : "here", note);
     }
     return 0;
 }

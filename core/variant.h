@@ -99,6 +99,11 @@ typedef struct {
      * supported (a shape, a block shape). Never touches the GPU: called once
      * per problem, and by the reports without one. */
     const char *(*plan)(const fs_problem *p, fs_plan *plan);
+    /* Optional, for a variant that needs something besides its own code (a
+     * library, a build option); no GPU call: 0 with what it would use here
+     * in note, 1 with why it cannot run here and what to do. `flashstudy
+     * list` says it under the variant. */
+    int (*probe)(char *note, size_t len);
     /* Optional, called once per problem after allocation and outside every
      * timed and profiled region: tensor maps, library plans, function
      * attributes; keeps what it made in p->state. Returns 0, or -1 with a

@@ -453,6 +453,30 @@ static void list_every_variant(void **state)
     }
 }
 
+/* list says under each peer that needs more than its code what it would
+ * use here, or why it cannot run and what to do. */
+static void list_probes(void **state)
+{
+    result r;
+    setenv("FLASHSTUDY_CUDNN", "/nonexistent/libcudnn.so.9", 1);
+    run(&r, (const char *[]){"list", NULL});
+    unsetenv("FLASHSTUDY_CUDNN");
+    assert_int_equal(r.status, 0);
+    const char *cudnn = strstr(r.out, "\ncudnn "), *next = cudnn ? strchr(cudnn + 1, '\n') : NULL;
+    assert_non_null(next);
+    assert_true(!strncmp(strstr(next, "cannot run here: "), "cannot run here: ", 17));
+    assert_true(strstr(next, "/nonexistent/libcudnn.so.9") < strchr(next + 1, '\n'));
+    int probes = 0;
+    for (int i = 0; i < fs_variant_count; i++)
+        probes += fs_variants[i]->probe != NULL;
+    int lines = 0;
+    for (const char *at = r.out; (at = strstr(at, "here: ")); at++)
+        lines++;
+    assert_int_equal(lines, probes);
+    assert_true(probes >= 2);
+    result_free(&r);
+}
+
 /* list --ids: exactly the registry's ids, one a line, for scripts. */
 static void list_ids(void **state)
 {
@@ -986,7 +1010,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_input),          cmocka_unit_test(unwritable_parent),  cmocka_unit_test(help_and_version),
-        cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids),           cmocka_unit_test(metrics_lists),
+        cmocka_unit_test(list_every_variant), cmocka_unit_test(list_ids), cmocka_unit_test(list_probes),           cmocka_unit_test(metrics_lists),
         cmocka_unit_test(run_without_gpu),    cmocka_unit_test(special_outputs),    cmocka_unit_test(gnuplot_without_shell),
         cmocka_unit_test(large_input),        cmocka_unit_test(sigterm_leaves_no_tmp), cmocka_unit_test(foreign_links),
         cmocka_unit_test(long_paths),         cmocka_unit_test(many_peers),

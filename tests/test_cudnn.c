@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cudnn_abi.h"
-#include "peer_cudnn.h"
 #include "variant.h"
 
 #if __has_include(<cudnn.h>)
@@ -45,7 +44,7 @@ static void missing_library_is_a_skip(void **state)
 {
     char why[512];
     setenv("FLASHSTUDY_CUDNN", "/nonexistent/libcudnn.so.9", 1);
-    assert_int_equal(fs_cudnn_probe(why, sizeof why), 1);
+    assert_int_equal(fs_variant_cudnn.probe(why, sizeof why), 1);
     assert_non_null(strstr(why, "/nonexistent/libcudnn.so.9"));
     assert_non_null(strstr(why, "needs cuDNN 9"));
 
@@ -62,7 +61,7 @@ static void other_library_is_a_skip(void **state)
 {
     char why[512];
     setenv("FLASHSTUDY_CUDNN", "libm.so.6", 1);
-    assert_int_equal(fs_cudnn_probe(why, sizeof why), 1);
+    assert_int_equal(fs_variant_cudnn.probe(why, sizeof why), 1);
     assert_non_null(strstr(why, "is not cuDNN"));
     unsetenv("FLASHSTUDY_CUDNN");
 }
@@ -77,7 +76,7 @@ static void toolkit_library_loads(void **state)
     if (access(lib, R_OK) != 0)
         skip();
     setenv("FLASHSTUDY_CUDNN", lib, 1);
-    int rc = fs_cudnn_probe(note, sizeof note);
+    int rc = fs_variant_cudnn.probe(note, sizeof note);
     unsetenv("FLASHSTUDY_CUDNN");
     if (rc)
         print_error("%s\n", note);

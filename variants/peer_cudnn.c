@@ -32,7 +32,6 @@
 
 #include "cudnn_abi.h"
 #include "fail.h"
-#include "peer_cudnn.h"
 #include "variant.h"
 
 #define FS_CUDNN_ENUM(name, value) name = value,
@@ -122,7 +121,11 @@ static int load(cudnn_api *api, char *note, size_t len)
     return 0;
 }
 
-int fs_cudnn_probe(char *note, size_t len)
+/* Loads libcudnn.so.9 from the library path, or the file named by the
+ * environment variable FLASHSTUDY_CUDNN, and reads its version; no GPU call.
+ * 0 with "cuDNN 9.14.0 (/path/to/libcudnn.so.9)" in note, or 1 with why it
+ * cannot be used (not found, not cuDNN, not cuDNN 9) and what is needed. */
+static int probe(char *note, size_t len)
 {
     cudnn_api api;
     int rc = load(&api, note, len);
@@ -560,6 +563,7 @@ const fs_variant fs_variant_cudnn = {
     .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
+    .probe = probe,
     .setup = setup,
     .teardown = teardown,
     .launch = launch,

@@ -40,17 +40,19 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t len)
+static int probe(char *note, size_t len)
 {
     if (fs_fa3_source) {
-        /* On success why carries the record of what ran, for the row's note. */
-        snprintf(why, len, "FlashAttention-3 from %s", fs_fa3_source());
+        snprintf(note, len, "FlashAttention-3 from %s", fs_fa3_source());
         return 0;
     }
-    snprintf(why, len, "FlashAttention-3 is not in this build: make FA3_DIR=<a flash-attention checkout, with "
-                       "its csrc/cutlass> builds it");
+    snprintf(note, len, "FlashAttention-3 is not in this build: make FA3_DIR=<a flash-attention checkout, with "
+                        "its csrc/cutlass> builds it");
     return 1;
 }
+
+/* On success why carries the record of what ran, for the row's note. */
+static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t len) { return probe(why, len); }
 
 static cudaError_t launch(const fs_problem *p, const fs_plan *plan)
 {
@@ -71,6 +73,7 @@ const fs_variant fs_variant_fa3 = {
     .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
+    .probe = probe,
     .setup = setup,
     .launch = launch,
 };
