@@ -5,7 +5,7 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
-#          hopper-d64 bf16 accuracy hq64 ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
+#          hopper-d64 bf16 accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
@@ -126,6 +126,13 @@ for s in $steps; do
                     --no-causal --variants "$(last_steps 1),cudnn,fa3" --time-budget 0.5 --out "$(rid hq64-full)"
                 [ -x "${FA3_DIR:-}/bench/build/fa3_bench" ] &&
                     step fa3-bench-hq64 120 "$FA3_DIR/bench/build/fa3_bench" --cold --no-check --hq 64 --no-d64 --ns 4096,8192,16384 ;;
+    # Where the last step loses to FlashAttention-3: both (and cuDNN) under
+    # the same counters, hot lines and timelines at Hq = 64, 4k causal (its
+    # worst ratio) and 16k causal.
+    gap)        for n in 4096 16384; do
+                    step "gap-$n" 150 "$fs" run --heads-q 64 --seq "$n" --tile 128x128 --variants "$(last_steps 1),cudnn,fa3" \
+                        --hotspots --timeline --time-budget 0.5 --out "$(rid "gap-$n")"
+                done ;;
     # An older tree (OLD, e.g. from git archive) against this build, timing
     # only, in turn twice each at the log's configuration: what a change to
     # the house did to the times.
