@@ -280,6 +280,7 @@ __device__ __forceinline__ float fs_quad_sum(float x)
  * A...) is {k<A..., __half>, k<A..., __nv_bfloat16>}, indexed by fs_dtype,
  * and every launch takes the entry of p->dtype. */
 #define FS_TYPED(k, ...) {(const void *)k<__VA_ARGS__, __half>, (const void *)k<__VA_ARGS__, __nv_bfloat16>}
+static_assert(FS_DTYPE_COUNT == 2 && FS_FP16 == 0 && FS_BF16 == 1, "FS_TYPED lists a kernel for each fs_dtype, in order");
 
 /* Every flash variant instantiates its kernel for BM = BN = TILE in {32, 64,
  * 128} and D in {64, 128}; fs_pick selects one at run time, or returns why
