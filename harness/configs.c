@@ -26,6 +26,12 @@ int fs_study_configs(const fs_study_spec *o, fs_shape **configs)
     return n;
 }
 
+int fs_config_draw(const fs_study_spec *o, int i)
+{
+    const int inner = o->bm.n * o->seq.n, kinds = o->dtype.n * o->inputs.n;
+    return i / (inner * kinds) * inner + i % inner;
+}
+
 int fs_shard_has(const fs_study_spec *o, int i) { return o->shard_n < 2 || i % o->shard_n == o->shard_k; }
 
 void fs_config_label(const fs_shape *c, int hot, char *buf, size_t len)

@@ -15,6 +15,13 @@
  * element; the caller frees it). Returns how many. */
 int fs_study_configs(const fs_study_spec *o, fs_shape **configs);
 
+/* The draw of configuration i's inputs: its place in the list with the
+ * element type and the distribution left out, so that every type and
+ * distribution of one problem starts from the same seed (the run's seed
+ * plus this), and the normal and outlier inputs differ only in their
+ * outliers. */
+int fs_config_draw(const fs_study_spec *o, int i);
+
 /* Configuration i of the list falls to o's shard: i mod N = K. Round robin,
  * so that each shard gets every value of seq (the list's fastest field and
  * the main cost) in turn. Without --shard every configuration does. */

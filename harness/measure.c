@@ -8,6 +8,7 @@
 #include <string.h>
 #include "nvtx3/nvToolsExt.h"
 #include "check.h"
+#include "configs.h"
 #include "resources.h"
 #include "results.h"
 #include "row.h"
@@ -131,9 +132,10 @@ static int measure(study *s, entry *e, fs_dist dist)
     /* One reference a shape: drawing the inputs and computing the reference
      * took most of a variant's time at the seed's size. The output is
      * poisoned before each variant runs, so none can pass on another's. The
-     * seed is the configuration's index in the spec's list, so that a shard
-     * or a worker draws the inputs the whole run would. */
-    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + (uint64_t)s->in_config, dist, NULL, why, sizeof why) == 0
+     * seed follows the configuration's index in the spec's list
+     * (fs_config_draw), so that a shard or a worker draws the inputs the
+     * whole run would. */
+    int valid = s->in.ref || fs_inputs_make(&s->in, p, s->o->seed + (uint64_t)fs_config_draw(s->o, s->in_config), dist, NULL, why, sizeof why) == 0
                     ? fs_inputs_check(&s->in, v, p, &e->pl, &cmp, 5, label, why, sizeof why)
                     : -1;
     nvtxRangePop();

@@ -71,6 +71,16 @@ static void configs_in_loop_order(void **state)
                             assert_int_equal(c[i].seq, seq[q]);
                             assert_int_equal(c[i].causal, 1);
                         }
+    /* Every type and distribution of one problem draws from one seed: the
+     * draw counts the problems alone, in the list's order. */
+    i = 0;
+    for (int b = 0; b < 2; b++)
+        for (int hq = 0; hq < 2; hq++)
+            for (int d = 0; d < 2; d++)
+                for (int kind = 0; kind < 4; kind++)
+                    for (int t = 0; t < 2; t++)
+                        for (int q = 0; q < 3; q++, i++)
+                            assert_int_equal(fs_config_draw(&o.study, i), ((b * 2 + hq) * 2 + d) * 6 + t * 3 + q);
     free(c);
     fs_options_free(&o);
 }
