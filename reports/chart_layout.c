@@ -251,47 +251,47 @@ static int by_y(const void *a, const void *b)
     return (p->y > q->y) - (p->y < q->y);
 }
 
+/* The label of width w at (lx, ly) is inside f, off every marker of p[0..n)
+ * and apart from the labels placed, placed[0..np). */
+static int label_clear(const fsr_frame *f, const fsr_roof_label *p, int n, fsr_roof_label *const *placed, int np,
+                       double lx, double ly, double w)
+{
+    const double cx = x_per_cell(f), h = (1 + ROW_GAP) * y_per_row(f), mark_x = 0.8 * cx, mark_y = 0.5 * y_per_row(f);
+    if (lx < f->xlo || lx + w > f->xhi || ly - h / 2 < f->ylo || ly + h / 2 > f->yhi)
+        return 0;
+    for (int j = 0; j < n; j++)
+        if (lx < p[j].x + mark_x && p[j].x - mark_x < lx + w && fabs(ly - p[j].y) < h / 2 + mark_y)
+            return 0;
+    for (int k = 0; k < np; k++)
+        if (lx < placed[k]->lx + fsr_label_cells(placed[k]->text) * cx && placed[k]->lx < lx + w &&
+            fabs(ly - placed[k]->ly) < h)
+            return 0;
+    return 1;
+}
+
 /* Points spread over both axes, each label as near its marker as it goes:
  * from the lowest point up, the first place clear of every label placed and
  * of every marker, right of the marker or left, at its height or a row and
- * a little more above or below it, then farther; the frame's sides bound
- * them. A point with no clear place within 8 rows keeps the first place
- * inside the plot (fsr_place_roof_labels groups such crowds); the frame is
- * wide enough that one exists. */
+ * a little more above or below it, then farther, up to 8 rows. A point with
+ * no clear place keeps the first: right of its marker, at its height. */
 void fsr_place_point_labels(const fsr_frame *f, fsr_roof_label *p, int n)
 {
     fsr_roof_label *by[FSR_MAX_BARS];
-    const double cx = x_per_cell(f), h = (1 + ROW_GAP) * y_per_row(f), mark_x = 0.8 * cx, mark_y = 0.5 * y_per_row(f);
+    const double cx = x_per_cell(f), h = (1 + ROW_GAP) * y_per_row(f);
     for (int i = 0; i < n; i++)
         by[i] = &p[i];
     qsort(by, n, sizeof *by, by_y);
     for (int i = 0; i < n; i++) {
         fsr_roof_label *q = by[i];
         const double w = fsr_label_cells(q->text) * cx;
-        int placed = 0, inside = 0;
-        for (int step = 0; step <= 16 && !placed; step++) {
-            const double dy = (step + 1) / 2 * h * (step % 2 ? 1 : -1);
+        q->ex = q->lx = q->x + ROOF_LEAD * cx, q->ly = q->y;
+        for (int step = 0, placed = 0; step <= 16 && !placed; step++)
             for (int side = 1; side >= -1 && !placed; side -= 2) {
-                const double ex = q->x + side * ROOF_LEAD * cx, lx = side > 0 ? ex : ex - w, ly = q->y + dy;
-                int clear = lx >= f->xlo && lx + w <= f->xhi && ly - h / 2 >= f->ylo && ly + h / 2 <= f->yhi;
-                if (clear && !inside) {
+                const double ex = q->x + side * ROOF_LEAD * cx, lx = side > 0 ? ex : ex - w;
+                const double ly = q->y + (step + 1) / 2 * h * (step % 2 ? 1 : -1);
+                if ((placed = label_clear(f, p, n, by, i, lx, ly, w)))
                     q->ex = ex, q->lx = lx, q->ly = ly;
-                    inside = 1;
-                }
-                for (int j = 0; j < n && clear; j++) {
-                    const fsr_roof_label *o = &p[j];
-                    clear = !(lx < o->x + mark_x && o->x - mark_x < lx + w && ly - h / 2 < o->y + mark_y &&
-                              o->y - mark_y < ly + h / 2);
-                    for (int k = 0; k < i && clear; k++) /* the labels placed: by[0..i) */
-                        clear = !(lx < by[k]->lx + fsr_label_cells(by[k]->text) * cx && by[k]->lx < lx + w &&
-                                  fabs(ly - by[k]->ly) < h);
-                }
-                if (clear) {
-                    q->ex = ex, q->lx = lx, q->ly = ly;
-                    placed = 1;
-                }
             }
-        }
     }
 }
 

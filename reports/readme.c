@@ -196,7 +196,7 @@ void fs_device_columns_markdown(FILE *f)
 int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
 {
     fsr_run r;
-    fs_table seed;
+    fs_table seed, peers;
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
     if (!fsr_is_seed_config(&r.cfgs[r.primary])) {
@@ -207,14 +207,8 @@ int fs_readme_tables(const char *run_dir, FILE *out, char *err, size_t errlen)
         return fs_fail(err, errlen, "run %s has no row at document 000's configuration (%s): no step table "
                        "for the README", run_dir, l);
     }
-    fs_table peers;
-    if (fsr_load_seed(&seed, err, errlen)) {
+    if (fsr_load_shipped(&seed, &peers, err, errlen)) {
         fsr_free(&r);
-        return -1;
-    }
-    if (fsr_load_peers(&peers, err, errlen)) {
-        fsr_free(&r);
-        fs_table_free(&seed);
         return -1;
     }
     fprintf(out, "<!-- variants:begin -->\n");

@@ -608,13 +608,8 @@ int fs_report_write(const char *run_dir, const char *out_md, char *err, size_t e
     fsr_inside in;
     if (fsr_load(&r, run_dir, err, errlen))
         return -1;
-    if (fsr_load_seed(&seed, err, errlen)) {
+    if (fsr_load_shipped(&seed, &peers, err, errlen)) {
         fsr_free(&r);
-        return -1;
-    }
-    if (fsr_load_peers(&peers, err, errlen)) {
-        fsr_free(&r);
-        fs_table_free(&seed);
         return -1;
     }
     /* Every input is read before the output is opened: one that cannot be

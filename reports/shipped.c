@@ -79,3 +79,14 @@ int fsr_load_peers(fs_table *t, char *err, size_t errlen)
                                        "time_s", "flop_per_s", "cite", NULL};
     return load_side_table(FSR_PEERS, cols, t, err, errlen);
 }
+
+int fsr_load_shipped(fs_table *seed, fs_table *peers, char *err, size_t errlen)
+{
+    if (fsr_load_seed(seed, err, errlen))
+        return -1;
+    if (fsr_load_peers(peers, err, errlen)) {
+        fs_table_free(seed);
+        return -1;
+    }
+    return 0;
+}

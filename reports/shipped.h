@@ -28,5 +28,8 @@ const char *fsr_data(const char *rel, char *buf, size_t len);
  * 0, or -1 with a sentence in err. */
 int fsr_load_seed(fs_table *t, char *err, size_t errlen);
 int fsr_load_peers(fs_table *t, char *err, size_t errlen);
+/* Both, for the report and the README tables: 0, or -1 with err and
+ * neither held. */
+int fsr_load_shipped(fs_table *seed, fs_table *peers, char *err, size_t errlen);
 
 #endif

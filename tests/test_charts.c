@@ -483,11 +483,7 @@ static void accuracy_series(void **state)
             fs_table_add(&t, cells);
         }
     snprintf(dir, sizeof dir, "%s/types", tmp);
-    assert_int_equal(mkdir(dir, 0777), 0);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
-    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv " FIXTURE "/sass.txt '%s/'", dir);
-    assert_int_equal(system(path), 0);
+    tk_fixture_run(dir, &t);
     snprintf(out, sizeof out, "%s/types-charts", tmp);
     tk_plots_data(dir, out);
     int n;

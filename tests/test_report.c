@@ -635,7 +635,7 @@ static void large_compare(void **state)
  * configuration's step 04 at twice the speed. */
 static void write_peer_run(const char *dir)
 {
-    char err[512], path[1200];
+    char err[512];
     fs_table old, t;
     assert_int_equal(fs_table_read(FIXTURE "/results.csv", 1, &old, err, sizeof err), 0);
     const char **row = malloc(sizeof *row * old.ncols);
@@ -657,11 +657,7 @@ static void write_peer_run(const char *dir)
             }
             fs_table_add(&t, row);
         }
-    assert_int_equal(mkdir(dir, 0777), 0);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
-    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv " FIXTURE "/sass.txt '%s/'", dir);
-    assert_int_equal(system(path), 0);
+    tk_fixture_run(dir, &t);
     fs_table_free(&t);
     fs_table_free(&old);
     free(row);
@@ -725,11 +721,7 @@ static void outlier_inputs(void **state)
             fs_table_add(&t, row);
         }
     snprintf(dir, sizeof dir, "%s/outliers", tmp);
-    assert_int_equal(mkdir(dir, 0777), 0);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    assert_int_equal(fs_table_write(path, 1, &t, err, sizeof err), 0);
-    snprintf(path, sizeof path, "cp " FIXTURE "/device.csv " FIXTURE "/sass.txt '%s/'", dir);
-    assert_int_equal(system(path), 0);
+    tk_fixture_run(dir, &t);
     snprintf(path, sizeof path, "%s/report-outliers.md", tmp);
     check_report(dir, path);
     char *md = tk_slurp(path, NULL);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -150,4 +151,15 @@ void tk_table_set(fs_table *t, int row, int col, const char *value)
     free(cells);
     fs_table_free(t);
     *t = out;
+}
+
+void tk_fixture_run(const char *dir, const fs_table *t)
+{
+    char path[4200], err[512];
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (fs_table_write(path, 1, t, err, sizeof err))
+        fail_msg("%s", err);
+    snprintf(path, sizeof path, "cp tests/fixtures/run/device.csv tests/fixtures/run/sass.txt '%s/'", dir);
+    assert_int_equal(system(path), 0);
 }

@@ -36,6 +36,10 @@ long tk_peak_kib(int (*fn)(void *arg), void *arg, double *seconds);
  * only, drawing being two gnuplot processes a chart. */
 void tk_plots_data(const char *run, const char *dir);
 
+/* A run folder made at dir: t as its results.csv, beside the fixture's
+ * (tests/fixtures/run) device.csv and sass.txt. */
+void tk_fixture_run(const char *dir, const fs_table *t);
+
 /* t with cell (row, col) set to value: a table's cells are one buffer,
  * written once, so the table is made again. */
 void tk_table_set(fs_table *t, int row, int col, const char *value);
