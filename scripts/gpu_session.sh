@@ -4,7 +4,7 @@
 # tile and sequence-length sweeps, the sanitizers and the ncu cross-check, and
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   scripts/gpu_session.sh OUT [STEP...]
-#   steps: build test-gpu test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
+#   steps: build test-gpu validate test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
 #          hopper-d64 bf16 accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
@@ -59,6 +59,10 @@ hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,12
 # the four sanitizers.
 last_steps() { "$fs" list --ids | grep -E '^[0-9]+_' | tail -"$1" | paste -sd, ; }
 
+# The benchmark finds its tree from where it sits: FA3_DIR, relative to our
+# root, would be wrong in the folder it builds in.
+fa3_bench_build() { env -u FA3_DIR FA_BUILD_ONLY=1 OUT="$(cd "$out" && pwd)/logs/fa3" bash "$FA3_DIR/bench/build_and_run.sh" > /dev/null 2>&1; }
+
 # DEADLINE: seconds the whole session may take (default: no limit); a step
 # gets what is left of it at most, and none starts with under 10 s left, so
 # that the archive is always packed.
@@ -80,13 +84,15 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu 
 for s in $steps; do
     case $s in
     # FlashAttention-3's own benchmark builds beside ours (fa3-bench runs it).
-    build)      [ -n "${FA3_DIR:-}" ] && { FA_BUILD_ONLY=1 OUT="$out/logs/fa3" bash "$FA3_DIR/bench/build_and_run.sh" \
-                    > /dev/null 2>&1 & bench_build=$!; }
+    build)      [ -n "${FA3_DIR:-}" ] && { fa3_bench_build & bench_build=$!; }
                 step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
     # The PTX-only build, which the driver JIT-compiles: what a GPU newer
     # than every target runs.
     test-gpu-ptx) step test-gpu-ptx 300 env -u FA3_DIR make --no-print-directory -j"$(nproc)" BUILD=build-ptx CODE=compute test-gpu ;;
     test-gpu)   step test-gpu 300 make --no-print-directory test-gpu ;;
+    # The shape matrix with every variant's own line (test-gpu prints the
+    # closing line alone).
+    validate)   step validate 200 build/tests/gpu_validate ;;
     faults)     step faults 200 build/tests/gpu_faults ;;
     # The reference run: the study and the views inside every kernel (hot
     # lines, timelines), with where each phase's time went.
@@ -179,7 +185,7 @@ for s in $steps; do
     # the sweep and hot (built by the build step, or here).
     fa3-bench)  [ -n "${bench_build:-}" ] && wait "$bench_build"
                 [ -x "${FA3_DIR:?fa3-bench needs FA3_DIR}/bench/build/fa3_bench" ] ||
-                    FA_BUILD_ONLY=1 OUT="$out/logs/fa3" bash "$FA3_DIR/bench/build_and_run.sh" > /dev/null 2>&1
+                    fa3_bench_build
                 step fa3-bench 120 "$FA3_DIR/bench/build/fa3_bench" --cold
                 step fa3-bench-hot 120 "$FA3_DIR/bench/build/fa3_bench" --no-check ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
