@@ -5,7 +5,7 @@
 # leave every CSV and log in OUT as one archive plus a short summary.
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu validate test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
-#          hopper-d64 bf16 accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
+#          hopper-d64 bf16 bf16-full accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
 #          crosscheck fa3-bench
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
@@ -114,8 +114,8 @@ for s in $steps; do
     # bf16: the log's configuration, and the Hopper sweep beside the peers.
     bf16)       step bf16 150 "$fs" run --dtype bf16 --out "$(rid bf16)"
                 step bf16-hopper 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
-                    --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper)"
-                step bf16-hopper-full 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
+                    --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper)" ;;
+    bf16-full)  step bf16-hopper-full 240 "$fs" sweep --dtype bf16 --seq 1024,4096,16384 --tile 128x128 --head-dim 64,128 \
                     --no-causal --variants "$(hopper)" --time-budget 0.5 --out "$(rid bf16-hopper-full)" ;;
     # Speed against error: every step and peer in both types, on normal
     # inputs and on FlashAttention-3's outliers, timed (no counters), at the
@@ -139,13 +139,15 @@ for s in $steps; do
                     step "gap-$n" 150 "$fs" run --heads-q 64 --seq "$n" --tile 128x128 --variants "$(last_steps 1),cudnn,fa3" \
                         --hotspots --timeline --time-budget 0.5 --out "$(rid "gap-$n")"
                 done ;;
-    # An older tree (OLD, e.g. from git archive) against this build, timing
-    # only, in turn twice each at the log's configuration: what a change to
-    # the house did to the times.
-    ab)         step ab-build 200 make -C "${OLD:?ab needs OLD}" -j"$(nproc)" ARCHS="$ARCHS" all
+    # Other trees (OLD: their folders, e.g. from git archive) against this
+    # build, timing only, in turn twice each at the log's configuration: what
+    # a change to the house, or to one step, did to the times.
+    ab)         for t in ${OLD:?ab needs OLD}; do step "ab-build-${t##*/}" 200 env -u FA3_DIR make -C "$t" -j"$(nproc)" ARCHS="$ARCHS" all; done
                 for i in 1 2; do
                     step "ab-new-$i" 90 "$fs" run --no-profile --out "$(rid ab-new-$i)"
-                    step "ab-old-$i" 90 sh -c "cd '$OLD' && build/flashstudy run --no-profile --out '$PWD/$(rid ab-old-$i)'"
+                    for t in $OLD; do
+                        step "ab-${t##*/}-$i" 90 sh -c "cd '$t' && build/flashstudy run --no-profile --out '$PWD/$(rid "ab-${t##*/}-$i")'"
+                    done
                 done ;;
     # The mma.sync steps at both block shapes, causal and not (the Hopper
     # sweep's non-causal run takes 128 x 128 alone, where they spill
@@ -179,7 +181,7 @@ for s in $steps; do
     # A configuration under ncu costs about 8 s per variant: the crosscheck
     # takes two of the variants whose L2 hit rate once left [0, 100] (03,
     # 05), the log's last step, the chain's last and the peers.
-    crosscheck) step crosscheck 420 env VARIANTS="03,05,08,$(last_steps 1),cudnn,fa3" \
+    crosscheck) step crosscheck 420 env VARIANTS="${VARIANTS:-03,05,08,$(last_steps 1),cudnn,fa3}" \
                     bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-ncu-crosscheck.md" ;;
     # FlashAttention-3's benchmark at the Hopper sweep's shapes, cold like
     # the sweep and hot (built by the build step, or here).
