@@ -6,7 +6,7 @@
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu validate test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
 #          hopper-d64 bf16 bf16-full accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
-#          crosscheck fa3-bench
+#          crosscheck fa3-bench fa3-match
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -190,6 +190,12 @@ for s in $steps; do
                     fa3_bench_build
                 step fa3-bench 120 "$FA3_DIR/bench/build/fa3_bench" --cold
                 step fa3-bench-hot 120 "$FA3_DIR/bench/build/fa3_bench" --no-check ;;
+    # Our fa3 row at the benchmark's shapes, in its two modes, timing only:
+    # what fa3-bench in the same call measures its own way.
+    fa3-match)  for mode in cold hot; do for d in 64 128; do for mask in --causal --no-causal; do
+                    step "fa3-$mode-$d${mask#--}" 60 "$fs" sweep --seq 1024,4096,16384 --head-dim "$d" "$mask" --mode "$mode" \
+                        --variants fa3 --no-profile --time-budget 0.3 --out "$(rid "fa3-$mode-d$d${mask#--}")"
+                done; done; done ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac
 done
