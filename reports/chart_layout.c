@@ -238,6 +238,7 @@ static void spread(double *y, int n, double h, double lo, double hi)
 }
 
 #define ROOF_LEAD 2.5   /* cells from a marker's middle to its label */
+#define MAX_ROWS_AWAY 24 /* how far above or below its marker a point label may go */
 
 static int by_x(const void *a, const void *b)
 {
@@ -272,7 +273,7 @@ static int label_clear(const fsr_frame *f, const fsr_roof_label *p, int n, fsr_r
 /* Points spread over both axes, each label as near its marker as it goes:
  * from the lowest point up, the first place clear of every label placed and
  * of every marker, right of the marker or left, at its height or a row and
- * a little more above or below it, then farther, up to 8 rows. A point with
+ * a little more above or below it, then farther, up to MAX_ROWS_AWAY rows. A point with
  * no clear place keeps the first: right of its marker, at its height. */
 void fsr_place_point_labels(const fsr_frame *f, fsr_roof_label *p, int n)
 {
@@ -285,7 +286,7 @@ void fsr_place_point_labels(const fsr_frame *f, fsr_roof_label *p, int n)
         fsr_roof_label *q = by[i];
         const double w = fsr_label_cells(q->text) * cx;
         q->ex = q->lx = q->x + ROOF_LEAD * cx, q->ly = q->y;
-        for (int step = 0, placed = 0; step <= 16 && !placed; step++)
+        for (int step = 0, placed = 0; step <= 2 * MAX_ROWS_AWAY && !placed; step++)
             for (int side = 1; side >= -1 && !placed; side -= 2) {
                 const double ex = q->x + side * ROOF_LEAD * cx, lx = side > 0 ? ex : ex - w;
                 const double ly = q->y + (step + 1) / 2 * h * (step % 2 ? 1 : -1);
