@@ -245,13 +245,18 @@ void fsr_steps_section(FILE *f, const fsr_run *r, const fs_table *seed, const fs
 {
     char l[700], src[256], t[1024], t2[256];
     fsr_primary_label(r, l, sizeof l);
+    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
+    if (!n) { /* a run of peers alone */
+        fprintf(f, "## Steps (%s)\n\nNo step was measured at this configuration: the run's variants are peers.\n\n",
+                fsr_md_text(l, t, sizeof t));
+        return;
+    }
     fprintf(f, "## Steps (%s)\n\nEach step against the variant before it: what changed and why, the variant's "
                "own expectations judged by the counters they name, and document 000's own figures for the same "
                "step beside ours. A percentage (a *_pct column) changes in points; a change from or to a value "
                "shown as zero is \"–\". Document 000's change is computed from the figures it printed; where it "
                "wrote another value, beyond what rounding explains, the table gives that too. A step may move the "
                "other way on this GPU and in CUDA C; the direction line says where.\n\n", fsr_md_text(l, t, sizeof t));
-    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
     for (int i = 0; i < n; i++)
         step_section(f, r, rows[i], seed, in);
     /* The seed's figures that belong to no step of ours. */

@@ -165,7 +165,9 @@ static void check_steps(const char *md, const char *name)
         }
         free(sec);
     }
-    assert_true(sections > 0);
+    /* A run of peers alone says so instead. */
+    if (!sections && !strstr(steps, "No step was measured at this configuration"))
+        fail_msg("%s: no step section, and no word why", name);
     static const char *const binary[] = {"MiB)", "KiB)", "GiB)", "MiB |", "KiB |", "GiB |", "shared/", NULL};
     for (int i = 0; binary[i]; i++)
         if (strstr(md, binary[i]))
