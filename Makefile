@@ -111,7 +111,10 @@ ifneq ($(FA3_DIR),)
 FA3_PAIRS := $(strip $(foreach t,fp16 bf16,$(foreach d,64 128,$(if $(wildcard $(FA3_DIR)/hopper/instantiations/flash_fwd_hdim$(d)_$(t)_sm90.cu),$(d)_$(t)))))
 $(if $(FA3_PAIRS),,$(error FA3_DIR: $(FA3_DIR) is no flash-attention checkout: it has no hopper/instantiations/flash_fwd_hdim{64,128}_{fp16,bf16}_sm90.cu))
 $(if $(wildcard $(FA3_DIR)/csrc/cutlass/include/cute),,$(error FA3_DIR: $(FA3_DIR) has no csrc/cutlass/include/cute: check out its cutlass submodule))
-FA3_SOURCE := $(abspath $(FA3_DIR))$(shell git -C '$(FA3_DIR)' rev-parse --short HEAD 2>/dev/null | sed 's/^/ at /')
+# The checkout's folder name, and its commit where it is a git work tree of
+# its own (not a folder inside another one's).
+FA3_SOURCE := $(notdir $(abspath $(FA3_DIR)))$(shell [ "$$(git -C '$(FA3_DIR)' rev-parse --show-toplevel 2>/dev/null)" = \
+    "$$(cd '$(FA3_DIR)' 2>/dev/null && pwd -P)" ] && git -C '$(FA3_DIR)' rev-parse --short HEAD | sed 's/^/ at /')
 FA3_FLAGS := -gencode=arch=compute_90a,code=sm_90a -std=c++17 -O3 --expt-relaxed-constexpr --expt-extended-lambda \
              --use_fast_math -lineinfo -DCUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED -DCUTLASS_ENABLE_GDC_FOR_SM90 \
              -DCUTLASS_DEBUG_TRACE_LEVEL=0 -DNDEBUG -D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ \
