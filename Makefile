@@ -198,6 +198,12 @@ $(BUILD)/fa3_dir: FORCE
 	@mkdir -p $(dir $@)
 	@[ -f $@ ] && [ "$$(cat $@)" = '$(FA3_DIR)' ] || echo '$(FA3_DIR)' > $@
 
+# The reference run that test_readme, test_report and test_cli compile in,
+# rewritten only when it changes, so that a new one rebuilds them.
+$(BUILD)/reference_run: FORCE
+	@mkdir -p $(dir $@)
+	@[ -f $@ ] && [ "$$(cat $@)" = '$(REFERENCE_RUN)' ] || echo '$(REFERENCE_RUN)' > $@
+
 $(BUILD)/variants/%.sass: $(BUILD)/variants/%.o
 	cuobjdump --dump-sass $< > $@.tmp && mv $@.tmp $@
 
@@ -239,7 +245,8 @@ readme: $(FS)
 	$(FS) plots $(or $(RUN),$(REFERENCE_RUN)) --out $(BUILD)/readme-plots >/dev/null
 	cp $(BUILD)/readme-plots/waterfall.png docs/waterfall.png
 
-$(BUILD)/tests/test_readme $(BUILD)/tests/test_report: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
+$(BUILD)/tests/test_readme $(BUILD)/tests/test_report $(BUILD)/tests/test_cli: CFLAGS += -DREFERENCE_RUN='"$(REFERENCE_RUN)"'
+$(BUILD)/tests/test_readme $(BUILD)/tests/test_report $(BUILD)/tests/test_cli: $(BUILD)/reference_run
 # Where flashstudy finds its data when it is not installed beside it
 # (reports/shipped.c): this source tree, never the working folder.
 $(BUILD)/reports/shipped.o: CFLAGS += -DFS_SOURCE_DIR='"$(CURDIR)"'

@@ -631,7 +631,7 @@ static void foreign_links(void **state)
 static void stdout_full(void **state)
 {
     char run_dir[4200], fixture[4200];
-    snprintf(run_dir, sizeof run_dir, "%s/results/20261201-141308-nvidia-h200", root);
+    snprintf(run_dir, sizeof run_dir, "%s/" REFERENCE_RUN, root);
     snprintf(fixture, sizeof fixture, "%s/tests/fixtures/run", root);
     const char *const cases[][4] = {{"list"}, {"--help"}, {"report", run_dir, "--readme"}, {"hotspots", fixture}};
     stdout_to = "/dev/full";
