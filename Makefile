@@ -149,8 +149,9 @@ $(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVT
 $(info flashstudy: building for $(if $(GPU_ARCH),the GPU here$(comma) sm_$(GPU_ARCH),no GPU here): $(if $(filter sm,$(CODE)),machine code sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))) and ,)PTX compute_$(NEWEST) (sm_90a steps: $(if $(findstring sm_90a,$(GENCODE_90A)),sm_90a and ,)compute_90a))
 endif
 
+# -rdynamic: a crash's call stack names our functions (core/crash.h).
 $(FS): $(LIB_OBJ) $(BUILD)/cli/main.o $(BUILD)/fa3_dir
-	$(call quiet,LD,$@)$(CC) -o $@ $(filter %.o,$^) $(LDLIBS)
+	$(call quiet,LD,$@)$(CC) -rdynamic -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "configs.h"
+#include "crash.h"
 #include "files.h"
 #include "merge.h"
 #include "metrics.h"
@@ -207,6 +208,7 @@ int main(int argc, char **argv)
         return 2;
     }
     fs_out_signals();
+    fs_crash_report();
     fs_options o;
     char err[1024];
     int rc = 2;

@@ -347,12 +347,18 @@ int fs_remove_tree(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-/* unlink, signal and raise are async-signal-safe. */
-static void on_signal(int sig)
+/* unlink is async-signal-safe. */
+void fs_out_discard(void)
 {
     for (int s = 0; s < SLOTS; s++)
         if (slots[s].live)
             unlink(slots[s].tmp);
+}
+
+/* signal and raise are async-signal-safe too. */
+static void on_signal(int sig)
+{
+    fs_out_discard();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -56,6 +56,8 @@ void fs_out_abort(FILE *f);
 /* SIGINT, SIGTERM and SIGHUP remove the open temporary files, then kill as
  * they would have. */
 void fs_out_signals(void);
+/* The temporary files still open removed, from a signal handler too. */
+void fs_out_discard(void);
 
 /* Removes the folder dir and everything in it, links as links (never what
  * they point to). 0, or -1 with err. */

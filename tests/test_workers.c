@@ -184,6 +184,27 @@ static void interrupt_keeps_finished_rows(void **state)
     free(out);
 }
 
+/* A crash (here SIGSEGV sent to the parent) says so on stderr with the call
+ * stack, our functions by name, and ends as the signal ends a program; the
+ * rows the worker wrote stay in its shard. */
+static void crash_says_where(void **state)
+{
+    char *env[] = {"FLASHSTUDY_FAKE_GPUS=1", "FLASHSTUDY_FAKE_SECONDS=0.3", NULL};
+    int pid = tk_start(binary, scratch, path_of("stdout"), env, ARGS(SWEEP, "--devices", "all", "--out", "crashed"));
+    nanosleep(&(struct timespec){1, 0}, NULL);
+    assert_int_equal(kill(pid, SIGSEGV), 0);
+    assert_int_equal(tk_wait(pid), 128 + SIGSEGV);
+    char *err = said("stdout.err");
+    has(err, "flashstudy: crashed: SIGSEGV (an invalid memory access); every row already written stays in its "
+             "results.csv. The call stack:\n");
+    has(err, "(fs_workers_study+0x");
+    free(err);
+    nanosleep(&(struct timespec){0, 400000000}, NULL); /* the worker's row under way */
+    fs_table t = results_of("crashed/shards/gpu0");
+    assert_true(t.nrows >= 2);
+    fs_table_free(&t);
+}
+
 /* Each worker's CUDA_VISIBLE_DEVICES is its item of the list CUDA showed the
  * parent; --shard and --devices together measure the shard's rows. */
 static void devices_of_an_outer_list(void **state)
@@ -256,7 +277,8 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(queue_shares_rows),        cmocka_unit_test(dead_worker_loses_its_unit),
-        cmocka_unit_test(interrupt_keeps_finished_rows), cmocka_unit_test(devices_of_an_outer_list),
+        cmocka_unit_test(interrupt_keeps_finished_rows), cmocka_unit_test(crash_says_where),
+        cmocka_unit_test(devices_of_an_outer_list),
         cmocka_unit_test(bad_devices),              cmocka_unit_test(plan_of_devices),
     };
     return tk_done(scratch, cmocka_run_group_tests(tests, NULL, NULL));
