@@ -180,7 +180,8 @@ for s in $steps; do
                 step trace-4096 60 env FLASHSTUDY_PROFILE_TRACE=1 "$fs" run --seq 4096 --out "$(rid trace-4096)" ;;
     # A configuration under ncu costs about 8 s per variant: the crosscheck
     # takes two of the variants whose L2 hit rate once left [0, 100] (03,
-    # 05), the log's last step, the chain's last and the peers.
+    # 05), the log's last step, the chain's last and the peers (VARIANTS:
+    # another list).
     crosscheck) step crosscheck 420 env VARIANTS="${VARIANTS:-03,05,08,$(last_steps 1),cudnn,fa3}" \
                     bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-ncu-crosscheck.md" ;;
     # FlashAttention-3's benchmark at the Hopper sweep's shapes, cold like
@@ -191,7 +192,8 @@ for s in $steps; do
                 step fa3-bench 120 "$FA3_DIR/bench/build/fa3_bench" --cold
                 step fa3-bench-hot 120 "$FA3_DIR/bench/build/fa3_bench" --no-check ;;
     # Our fa3 row at the benchmark's shapes, in its two modes, timing only:
-    # what fa3-bench in the same call measures its own way.
+    # what fa3-bench in the same call measures its own way (eight run
+    # folders, for `flashstudy merge`).
     fa3-match)  for mode in cold hot; do for d in 64 128; do for mask in --causal --no-causal; do
                     step "fa3-$mode-$d${mask#--}" 60 "$fs" sweep --seq 1024,4096,16384 --head-dim "$d" "$mask" --mode "$mode" \
                         --variants fa3 --no-profile --time-budget 0.3 --out "$(rid "fa3-$mode-d$d${mask#--}")"
