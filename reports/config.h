@@ -25,6 +25,7 @@ enum {
 int fsr_config_cmp(const fsr_config *a, const fsr_config *b);
 int fsr_same_config(const fsr_config *a, const fsr_config *b);
 int fsr_is_seed_config(const fsr_config *c);                /* the log's configuration (core/shape.h) */
+double fsr_seed_distance(const fsr_config *c);              /* 0 for the log's; how far another is from it */
 fsr_config fsr_log_config(void);                           /* that configuration, mode cold */
 void fsr_config_label(const fsr_config *c, char *buf, size_t len);
 /* The label without the fields in omit. */

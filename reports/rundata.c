@@ -353,14 +353,12 @@ int fsr_load(fsr_run *r, const char *dir, char *err, size_t errlen)
         fsr_free(r);
         return -1;
     }
-    /* The seed's configuration, a cold run first. */
-    r->primary = -1;
-    for (int k = 0; k < r->ncfg; k++)
-        if (fsr_is_seed_config(&r->cfgs[k]) &&
-            (r->primary < 0 || (!strcmp(r->cfgs[k].mode, "cold") && strcmp(r->cfgs[r->primary].mode, "cold"))))
+    /* The seed's configuration, cold; else the one nearest it, the first
+     * of equals. */
+    r->primary = 0;
+    for (int k = 1; k < r->ncfg; k++)
+        if (fsr_seed_distance(&r->cfgs[k]) < fsr_seed_distance(&r->cfgs[r->primary]))
             r->primary = k;
-    if (r->primary < 0)
-        r->primary = 0;
     r->primary_dev = r->dev_of_row[r->order[r->cfg_first[r->primary]]];
     resolve_roles(r);
     return 0;

@@ -49,7 +49,7 @@ typedef struct {
     int *cfg_first;                  /* configuration k's rows: order[cfg_first[k] .. cfg_first[k+1]) */
     int *cfg_sorted;                 /* configuration indices, sorted for fsr_find_config */
     fsr_config *cfgs;
-    int ncfg, primary;               /* primary: the seed's configuration when present */
+    int ncfg, primary;               /* primary: the seed's configuration, or the nearest (fsr_seed_distance) */
     char role_col[FSR_ROLES][2][64]; /* resolved columns; "" where this run lacks one */
 } fsr_run;
 
