@@ -4,11 +4,12 @@
  * What changed: the wgmma descriptors of Q, K and V are made once per
  *   kernel, in uniform registers, and a step adds constants to them (18
  *   worked out both descriptors of every wgmma, Q's in vector registers
- *   moved to uniform ones each time). O is rescaled by the last block's factor while this
- *   block's S runs, between issuing S and issuing P V, as FlashAttention-3
- *   does, instead of after the wait for P V. The two rows of a thread are
- *   reduced together, and the row sums stay per thread until the tile ends
- *   (one reduction across the quad a tile instead of one a block).
+ *   moved to uniform ones each time). O is rescaled by the last block's
+ *   factor while this block's S runs, between issuing S and issuing P V, as
+ *   FlashAttention-3 does above D = 128, instead of after the wait for P V.
+ *   The two rows of a thread are reduced together, and the row sums stay
+ *   per thread until the tile ends (one reduction across the quad a tile
+ *   instead of one a block).
  * Why: at N = 16384 causal 16's hottest lines are descriptor arithmetic
  *   and the exponentials' dependency chain: with one warp
  *   of a warpgroup on each scheduler, a warpgroup's softmax is latency, not
@@ -370,7 +371,7 @@ extern "C" const fs_variant fs_variant_19 = {
     .number = 19,
     .slug = "lean_issue",
     .title = "descriptors made once, O rescaled while S runs, row sums kept per thread: fewer instructions a block",
-    .change = "uniform wgmma descriptors stepped by constants; FlashAttention-3's rescale order; quad sums once a tile",
+    .change = "uniform wgmma descriptors stepped by constants; O rescaled while S runs; quad sums once a tile",
     .why = "a warpgroup's softmax is latency: what lies between its turn and its GEMMs leaves the tensor cores idle",
     .expect = "warp instructions -10 to -20%; tensor pipe up; time -3 to -8% at N = 16384 causal",
     .expects = {{"warp_inst", -20, -10}},
