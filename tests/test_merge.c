@@ -78,14 +78,7 @@ static void shard(const char *name, int seq, const char *device, const char *gpu
     assert_int_equal(system(b), 0);
 }
 
-static char *path_of(const char *name)
-{
-    static char p[16][900];
-    static int k;
-    k = (k + 1) % 16;
-    snprintf(p[k], sizeof p[k], "%s/%s", tmp, name);
-    return p[k];
-}
+static const char *path_of(const char *name) { return tk_path(tmp, name); }
 
 /* The report of run dir. */
 static char *report_of(const char *dir)

@@ -996,31 +996,21 @@ static void reference_inside(void **state)
 
 #define HOPPER_RUN "results/20261201-223726-nvidia-h200-hopper"
 
-/* The Hopper run's D = 64 rows alone, a run of their own in tmp/d64. */
+/* The Hopper run's D = 64 rows alone, a run of their own in tmp/d64 with
+ * that run's device.csv. */
 static const char *d64_run(void)
 {
     static char dir[700];
-    char path[800], err[512], cmd[2000];
+    char err[512], cmd[2000];
     snprintf(dir, sizeof dir, "%s/d64", tmp);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp " HOPPER_RUN "/device.csv '%s/'", dir, dir);
+    fs_table t;
+    if (fs_table_read(HOPPER_RUN "/results.csv", 1, &t, err, sizeof err))
+        fail_msg("%s", err);
+    tk_table_keep(&t, "head_dim", "64");
+    tk_fixture_run(dir, &t);
+    fs_table_free(&t);
+    snprintf(cmd, sizeof cmd, "cp " HOPPER_RUN "/device.csv '%s/'", dir);
     assert_int_equal(system(cmd), 0);
-    fs_table all, some;
-    if (fs_table_read(HOPPER_RUN "/results.csv", 1, &all, err, sizeof err))
-        fail_msg("%s", err);
-    fs_table_init(&some, all.ncols, (const char *const *)all.header);
-    const char **row = calloc((size_t)all.ncols, sizeof *row);
-    for (int i = 0; i < all.nrows; i++) {
-        for (int c = 0; c < all.ncols; c++)
-            row[c] = fs_table_cell(&all, i, c);
-        if (fs_table_int(&all, i, "head_dim") == 64)
-            fs_table_add(&some, row);
-    }
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    if (fs_table_write(path, 1, &some, err, sizeof err))
-        fail_msg("%s", err);
-    free(row);
-    fs_table_free(&all);
-    fs_table_free(&some);
     return dir;
 }
 

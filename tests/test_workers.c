@@ -27,14 +27,7 @@
 
 static char binary[4096], scratch[4096];
 
-static char *path_of(const char *name)
-{
-    static char p[8][4200];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(p[k], sizeof p[k], "%s/%s", scratch, name);
-    return p[k];
-}
+static const char *path_of(const char *name) { return tk_path(scratch, name); }
 
 static int flashstudy(char *const *env, char *const *args)
 {

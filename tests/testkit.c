@@ -138,12 +138,17 @@ long tk_peak_kib(int (*fn)(void *arg), void *arg, double *seconds)
     return (long)m[1];
 }
 
-void tk_table_set(fs_table *t, int row, int col, const char *value)
+/* t made again from its rows for which keep(t, i) holds, cell (row, col)
+ * replaced by value. */
+static void remake(fs_table *t, int (*keep)(const fs_table *, int, const void *), const void *arg, int row, int col,
+                   const char *value)
 {
     fs_table out;
     fs_table_init(&out, t->ncols, (const char *const *)t->header);
     const char **cells = malloc((size_t)t->ncols * sizeof *cells);
     for (int i = 0; i < t->nrows; i++) {
+        if (!keep(t, i, arg))
+            continue;
         for (int c = 0; c < t->ncols; c++)
             cells[c] = i == row && c == col ? value : fs_table_cell(t, i, c);
         fs_table_add(&out, cells);
@@ -151,6 +156,36 @@ void tk_table_set(fs_table *t, int row, int col, const char *value)
     free(cells);
     fs_table_free(t);
     *t = out;
+}
+
+static int every_row(const fs_table *t, int i, const void *arg) { return 1; }
+
+void tk_table_set(fs_table *t, int row, int col, const char *value) { remake(t, every_row, NULL, row, col, value); }
+
+typedef struct {
+    const char *col, *value;
+} match;
+
+static int matches(const fs_table *t, int i, const void *arg)
+{
+    const match *m = arg;
+    const char *v = fs_table_get(t, i, m->col);
+    return v && !strcmp(v, m->value);
+}
+
+void tk_table_keep(fs_table *t, const char *col, const char *value)
+{
+    const match m = {col, value};
+    remake(t, matches, &m, -1, -1, NULL);
+}
+
+const char *tk_path(const char *dir, const char *name)
+{
+    static char p[16][4200];
+    static int k;
+    k = (k + 1) % 16;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
 }
 
 void tk_fixture_run(const char *dir, const fs_table *t)

@@ -43,5 +43,11 @@ void tk_fixture_run(const char *dir, const fs_table *t);
 /* t with cell (row, col) set to value: a table's cells are one buffer,
  * written once, so the table is made again. */
 void tk_table_set(fs_table *t, int row, int col, const char *value);
+/* t with only the rows whose column col reads value, made again as above. */
+void tk_table_keep(fs_table *t, const char *col, const char *value);
+
+/* dir/name, in one of 16 buffers used in turn: a test's paths, each valid
+ * for the next 15 calls. */
+const char *tk_path(const char *dir, const char *name);
 
 #endif
