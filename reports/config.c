@@ -32,15 +32,22 @@ int fsr_is_seed_config(const fsr_config *c)
     return fs_shape_equal(&x, &fs_log_shape);
 }
 
+/* N and the block are measured in octaves from the log's; every other
+ * field only matches or not. */
+static int in_octaves(const char *column)
+{
+    return !strcmp(column, "seq") || !strcmp(column, "bm") || !strcmp(column, "bn");
+}
+
 /* Mismatches in the problem's kind first (each outweighs any N or block),
  * then octaves of N from the log's, then octaves of the block. */
 double fsr_seed_distance(const fsr_config *c)
 {
     const fs_shape x = shape_of(c), s = fs_log_shape;
-    double d = 1000.0 * (x.batch != s.batch) + 1000.0 * (x.heads_q != s.heads_q) +
-               1000.0 * (x.heads_kv != s.heads_kv) + 1000.0 * (x.head_dim != s.head_dim) +
-               1000.0 * (x.dtype != s.dtype) + 1000.0 * (x.inputs != s.inputs) +
-               1000.0 * (x.causal != s.causal) + 1000.0 * (strcmp(c->mode, "cold") != 0);
+    double d = 1000.0 * (strcmp(c->mode, "cold") != 0);
+#define FSR_KIND(field, column, log) d += 1000.0 * (!in_octaves(column) && x.field != s.field);
+    FS_SHAPE_FIELDS(FSR_KIND)
+#undef FSR_KIND
     if (x.seq > 0 && x.bm > 0 && x.bn > 0) /* a run's reader checks them; a stray 0 sorts last */
         return d + 10.0 * fabs(log2((double)x.seq / s.seq)) + fabs(log2((double)x.bm / s.bm)) +
                fabs(log2((double)x.bn / s.bn));
