@@ -6,7 +6,7 @@
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu validate test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
 #          hopper-d64 bf16 bf16-full accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
-#          crosscheck fa3-bench fa3-match
+#          crosscheck fa3-bench fa3-match chain
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -42,6 +42,9 @@ touch "$out/.start"
 tiled() { "$fs" list --ids | grep -E '^[0-9]+_' | grep -v '^00_' | paste -sd, ; }
 # The steps beyond the log (09 on) and the Hopper peers, from the registry.
 hopper() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ '$1 + 0 >= 8'; echo cudnn; echo fa3; } | paste -sd, ; }
+# The chain past FlashAttention-3: the steps from 19 (FROM) on, beside both
+# Hopper peers.
+past() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="${FROM:-19}" '$1 + 0 >= from'; echo cudnn; echo fa3; } | paste -sd, ; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
@@ -132,6 +135,18 @@ for s in $steps; do
                     --no-causal --variants "$(last_steps 1),cudnn,fa3" --time-budget 0.5 --out "$(rid hq64-full)"
                 [ -x "${FA3_DIR:-}/bench/build/fa3_bench" ] &&
                     step fa3-bench-hq64 120 "$FA3_DIR/bench/build/fa3_bench" --cold --no-check --hq 64 --no-d64 --ns 4096,8192,16384 ;;
+    # The matrix the chain past FlashAttention-3 is judged on: D = 128 at
+    # Hq = 16 and 64, causal and not, and D = 64 causal (B = 2, Hkv = 8).
+    chain)      step chain-16 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
+                    --time-budget 0.5 --out "$(rid chain-16)"
+                step chain-16-full 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(past)" \
+                    --time-budget 0.5 --out "$(rid chain-16-full)"
+                step chain-64 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --variants "$(past)" \
+                    --time-budget 0.5 --out "$(rid chain-64)"
+                step chain-64-full 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --no-causal \
+                    --variants "$(past)" --time-budget 0.5 --out "$(rid chain-64-full)"
+                step chain-d64 150 "$fs" sweep --head-dim 64 --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
+                    --time-budget 0.5 --out "$(rid chain-d64)" ;;
     # Where the last step loses to FlashAttention-3: both (and cuDNN) under
     # the same counters, hot lines and timelines at Hq = 64, 4k causal (its
     # worst ratio) and 16k causal.
