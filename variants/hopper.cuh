@@ -108,6 +108,15 @@ __device__ __forceinline__ unsigned char *fs_sw_base(unsigned char *smem)
     return (unsigned char *)(((uintptr_t)smem + FS_SW_ALIGN - 1) & ~(uintptr_t)(FS_SW_ALIGN - 1));
 }
 
+/* `count` arrivals on bar at once, from one thread (sm_90): for a thread
+ * that speaks for others it has waited for. */
+__device__ __forceinline__ void fs_mbar_arrive_n(uint64_t *bar, uint32_t count)
+{
+    asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(fs_smem_addr(bar)),
+                 "r"(count)
+                 : "memory");
+}
+
 /* ---- TMA (sm_90) ---- */
 
 /* One arrival on bar that also expects `bytes` more from the copy engine. */
