@@ -3,10 +3,11 @@
  *
  * What changed: a consumer warpgroup hands the Q buffer back as soon as
  *   its last S has landed, before the last P V, and writes O into the ring
- *   buffer of the tile's last K/V block (which no GEMM reads any more once
- *   that P V has completed); the thread that issues the TMA store hands
- *   that buffer back for its warpgroup, 128 arrivals at once, once the
- *   store has read it. 19 wrote O over Q, so the next tile's Q could only
+ *   buffer of the tile's last K/V block once every warpgroup's last P V
+ *   has completed (the consumer warpgroups meet at a barrier first, as in
+ *   FlashAttention-3's epilogue); the thread that issues the TMA store
+ *   hands that buffer back for its warpgroup, 128 arrivals at once, once
+ *   the store has read it. 19 wrote O over Q, so the next tile's Q could only
  *   be fetched after the store, and its first S waited for the whole
  *   epilogue plus a load from the L2. At D = 64 a block keeps 128 keys,
  *   since O's 192 rows need more than a 64-key buffer.
@@ -314,10 +315,12 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs20_atte
         fs_wgmma_wait<0>();
         fs_wgmma_fence_acc<D>(acc);
 
-        /* O into this warpgroup's 64 rows of the last block's buffer, which
-         * no GEMM reads any more, then out by TMA (rows past N are clipped
+        /* O into this warpgroup's 64 rows of the last block's buffer, once
+         * no warpgroup's GEMM reads it any more (the others may still be on
+         * their last S or P V), then out by TMA (rows past N are clipped
          * there); the buffer goes back once the store has read it. */
         T *sO = sKV + (it - 1) % STAGES * 2 * BN * D;
+        fs_bar_sync(TURN + 2 * WGS, CONSUMERS * 32);
 #pragma unroll
         for (int r = 0; r < 2; r++) {
             const int i = warp * 16 + lane / 4 + r * 8;

@@ -319,10 +319,12 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs21_atte
         fs_wgmma_wait<0>();
         fs_wgmma_fence_acc<D>(acc);
 
-        /* O into this warpgroup's 64 rows of the last block's buffer, which
-         * no GEMM reads any more, then out by TMA (rows past N are clipped
+        /* O into this warpgroup's 64 rows of the last block's buffer, once
+         * no warpgroup's GEMM reads it any more (the others may still be on
+         * their last S or P V), then out by TMA (rows past N are clipped
          * there); the buffer goes back once the store has read it. */
         T *sO = sKV + (it - 1) % STAGES * 2 * BN * D;
+        fs_bar_sync(TURN + 2 * WGS, CONSUMERS * 32);
 #pragma unroll
         for (int r = 0; r < 2; r++) {
             const int i = warp * 16 + lane / 4 + r * 8;
