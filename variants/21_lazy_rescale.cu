@@ -8,9 +8,10 @@
  *   its maximum (20 rescaled O for every block).
  * Why: the rescale is one multiply per score at D = 128 (D / BN), on the
  *   softmax's path between S and P V. After a tile's first block a row's
- *   maximum almost never grows by that much, and any maximum that is not
- *   below the true one gives the same O: O and the row sum l are both
- *   taken against it, and P up to 256 keeps the full 16-bit precision.
+ *   maximum almost never grows by that much, and the value P is taken
+ *   against does not change O, as long as O and the row sum l are taken
+ *   against the same one and P does not overflow: at most 2^8 below the
+ *   true maximum, P stays below 256, where 16 bits keep their precision.
  * Expect: FMULs -80 to -97%; warp instructions -4 to -8%; time -2 to -5%
  *   at N = 16384; the error unchanged.
  * Preconditions: as 20.
