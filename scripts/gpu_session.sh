@@ -40,11 +40,12 @@ touch "$out/.start"
 # The block-shape sweep: the steps whose plan reads BM x BN, from the
 # binary's registry (00 and the peers ignore the block shape).
 tiled() { "$fs" list --ids | grep -E '^[0-9]+_' | grep -v '^00_' | paste -sd, ; }
-# The steps beyond the log (09 on) and the Hopper peers, from the registry.
-hopper() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ '$1 + 0 >= 8'; echo cudnn; echo fa3; } | paste -sd, ; }
-# The chain past FlashAttention-3: the steps from 19 (FROM) on, beside both
-# Hopper peers.
-past() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="${FROM:-19}" '$1 + 0 >= from'; echo cudnn; echo fa3; } | paste -sd, ; }
+# The steps from N on and the Hopper peers, from the registry.
+from_step() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="$1" '$1 + 0 >= from'; echo cudnn; echo fa3; } | paste -sd, ; }
+# The log's last step and the steps beyond it.
+hopper() { from_step 8; }
+# The chain past FlashAttention-3: the steps from 19 (FROM) on.
+past() { from_step "${FROM:-19}"; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 

@@ -351,11 +351,8 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs21_atte
         fs_tma_store_wait_all(); /* no store outlives its block */
 }
 
-/* [BN == 128][D == 128], as FS_BIG_INSTANCES but for 64 keys at D = 64,
- * which O's 192 rows would overflow. */
-static const void *const kernels[2][2][FS_DTYPE_COUNT] = {
-    {{}, FS_TYPED(fs21_attention, 64, 128)}, {FS_TYPED(fs21_attention, 128, 64), FS_TYPED(fs21_attention, 128, 128)}};
-static const size_t smem[2][2] = {{0, smem_bytes<64, 128>()}, {smem_bytes<128, 64>(), smem_bytes<128, 128>()}};
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES_NO_D64_BN64(fs21_attention);
+static const size_t smem[2][2] = FS_BIG_SMEM_NO_D64_BN64(smem_bytes);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
 {

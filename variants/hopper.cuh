@@ -99,6 +99,11 @@ __device__ __forceinline__ void fs_load_tile_async_sw(T *dst, const T *src, int 
     {{FS_TYPED(k, 64, 64), FS_TYPED(k, 64, 128)},                              \
      {FS_TYPED(k, 128, 64), FS_TYPED(k, 128, 128)}}
 #define FS_BIG_SMEM(f) {{f<64, 64>(), f<64, 128>()}, {f<128, 64>(), f<128, 128>()}}
+/* The same without 64 keys at D = 64, for a kernel that stages O's 192 rows
+ * in one K/V buffer, which 64 keys would make too small; its plan takes 128
+ * keys there. */
+#define FS_BIG_INSTANCES_NO_D64_BN64(k) {{{}, FS_TYPED(k, 64, 128)}, {FS_TYPED(k, 128, 64), FS_TYPED(k, 128, 128)}}
+#define FS_BIG_SMEM_NO_D64_BN64(f) {{0, f<64, 128>()}, {f<128, 64>(), f<128, 128>()}}
 
 /* A 128-byte swizzle repeats every 1024 bytes and is applied to address bits,
  * so swizzled tiles must start on a 1024-byte boundary. */
