@@ -37,7 +37,7 @@
     X(MAX_ABS_ERR, "max_abs_err", "largest |out - ref|")                                     \
     X(RMSE, "rmse", "root mean square of out - ref")                                          \
     X(REL_L2_ERR, "rel_l2_err", "||out - ref|| / ||ref||")                                    \
-    X(MISMATCHES, "mismatches", "elements outside atol + rtol*|ref|")                         \
+    X(MISMATCHES, "mismatches", "elements outside atol + rtol*|ref|, or in a head past e4m3's bound on its relative L2 error") \
     X(REPS, "reps", "timed repetitions")                                                      \
     X(TIME_MEDIAN, "time_median_s", "median kernel time, CUDA events, profiler off")          \
     X(TIME_MIN, "time_min_s", "fastest repetition")                                           \

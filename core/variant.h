@@ -62,6 +62,12 @@ typedef struct {
     int launches;             /* kernel launches per call (CUPTI ranges) */
 } fs_plan;
 
+/* What a variant's tensor cores multiply: the problem's dtype, or e4m3
+ * (FP8: 4 exponent bits, 3 stored mantissa bits, at most 448), into which
+ * its prepare() quantizes Q, K and V and its kernel casts P. Validation
+ * takes the tolerance of the narrower one (harness/reference.h). */
+typedef enum { FS_OPERANDS_DTYPE, FS_OPERANDS_E4M3 } fs_operands;
+
 typedef enum {
     FS_STEP,                  /* a step of the chain: compared with the step before */
     FS_PEER                   /* a production kernel: compared with the best step */
@@ -93,6 +99,7 @@ typedef struct {
     /* The element types it runs, a bit (1 << t) for each fs_dtype t; 0
      * means fp16 alone. Other types make its row skipped, with that reason. */
     unsigned dtypes;
+    fs_operands operands;
     int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
                                  (otherwise masked blocks are computed too) */
     /* Fill *plan for p, or return a static sentence saying why p is not
@@ -111,6 +118,12 @@ typedef struct {
      * too old) returns 1 with why, and its row is skipped. */
     int (*setup)(fs_problem *p, const fs_plan *plan, char *why, size_t whylen);
     void (*teardown)(fs_problem *p);      /* optional: frees what setup made */
+    /* Optional, enqueued on p->stream after new inputs are copied into p->q,
+     * p->k and p->v, outside every timed and profiled region: turns them into
+     * the tensors the kernel takes, as the layer before attention would hand
+     * them over (an FP8 step: Q, K and V quantized to e4m3). Returns
+     * cudaGetLastError(). */
+    cudaError_t (*prepare)(const fs_problem *p);
     /* Enqueue the computation on p->stream as planned (plan: what plan()
      * gave for p); returns cudaGetLastError(). Plans nothing and queries
      * nothing: it runs inside the timed loop. */

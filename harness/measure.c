@@ -150,7 +150,7 @@ static int measure(study *s, entry *e, fs_dist dist)
     if (resource_cells(s, e, row))
         return fs_fail_row(s, v, row, "cudaFuncGetAttributes or the occupancy query failed");
     if (!valid)
-        return fs_fail_row(s, v, row, "validation: %zu of %zu elements outside atol+rtol|ref|, max abs err %.3g",
+        return fs_fail_row(s, v, row, "validation: %zu of %zu elements outside the bounds (docs/measuring.md), max abs err %.3g",
                         cmp.mismatches, cmp.checked, cmp.max_abs_err);
     if (fs_interrupted)
         return ROW_INTERRUPTED;

@@ -43,21 +43,28 @@ cudaError_t fs_reference_gpu(const fs_problem *p, float *out_dev);
 
 typedef struct {
     double atol, rtol;
+    double head_l2;           /* 0, or the bound on each (batch, head)'s relative L2 error */
     size_t checked, mismatches;
     double max_abs_err, rmse, rel_l2_err;
     int nonfinite;            /* NaN or Inf in the output: never passes */
 } fs_compare;
 
-/* The tolerances of type t. fp16's: rounding the output alone costs 2^-11
- * relative (its unit roundoff u), and atol 2e-3 and rtol 1e-2 are about 4u
- * and 20u. bf16 keeps 8 bits of mantissa where fp16 keeps 11: u is 2^-8,
- * 8 times fp16's, and so are its bounds, the same multiples of u: atol
- * 1.6e-2 and rtol 8e-2. */
-void fs_tolerance(fs_dtype t, double *atol, double *rtol);
+/* The bounds of a variant's output of type t whose tensor cores multiply
+ * ops, into c. fp16's: rounding the output alone costs 2^-11 relative (its
+ * unit roundoff u), and atol 2e-3 and rtol 1e-2 are about 4u and 20u. bf16
+ * keeps 8 bits of mantissa where fp16 keeps 11: u is 2^-8, 8 times fp16's,
+ * and so are its bounds, the same multiples of u: atol 1.6e-2 and rtol
+ * 8e-2. e4m3 keeps 4 (u = 2^-4): an element is off by a few u of the
+ * values it averages, which no bound on the element alone tells from a
+ * wrong one, so each (batch, head) is bounded as a whole, by 3u of
+ * relative L2 error, and its elements need only be finite. */
+void fs_tolerance(fs_dtype t, fs_operands ops, fs_compare *c);
 
 /* Compares every element of out (of p->dtype, laid out as p->o_stride says)
- * with ref (contiguous); element i passes when |out - ref| <= atol + rtol*|ref|,
- * with atol and rtol read from c (set them first), the other fields filled.
+ * with ref (contiguous); element i passes when |out - ref| <= atol + rtol*|ref|
+ * and, where head_l2 is set, its (batch, head)'s relative L2 error is at
+ * most head_l2 (past it, every element of the head fails); atol, rtol and
+ * head_l2 are read from c (set them first), the other fields filled.
  * NaN or Inf fails and makes max_abs_err, rmse and rel_l2_err infinite. Prints the
  * first `show` mismatches with their (batch, head, row, col) to stderr,
  * prefixed by label. Returns 1 when all pass. */

@@ -278,11 +278,14 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
 {
     if (upload(in, p))
         return cuda_fail(why, whylen, "copying the inputs to the device");
+    cudaError_t e = v->prepare ? v->prepare(p) : cudaSuccess;
+    if (e != cudaSuccess)
+        return fs_fail(why, whylen, "preparing the inputs failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
     /* 0xFFFF is a NaN in fp16 and in bf16: an element the variant never
      * writes fails. */
     CUDA_CHECK(cudaMemsetAsync(p->o, 0xFF, o_elems(p) * 2, p->stream), cuda_fail(why, whylen, "poisoning the output"));
     cudaGetLastError();   /* so that the error read after the launch is the launch's own */
-    cudaError_t e = v->launch(p, pl);
+    e = v->launch(p, pl);
     if (e == cudaSuccess)
         e = cudaGetLastError();
     if (e != cudaSuccess)
@@ -295,7 +298,7 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
         free(out);
         return cuda_fail(why, whylen, "copying the output back");
     }
-    fs_tolerance(p->dtype, &c->atol, &c->rtol);
+    fs_tolerance(p->dtype, v->operands, c);
     int ok = fs_compare_output(p, out, in->ref, c, show, label);
     free(out);
     if (!ok)

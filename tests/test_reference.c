@@ -99,12 +99,16 @@ static void test_bf16(void **state)
  * 8 times fp16's (2^-8 against 2^-11). */
 static void test_tolerance(void **state)
 {
-    double a16, r16, a, r;
-    fs_tolerance(FS_FP16, &a16, &r16);
-    fs_tolerance(FS_BF16, &a, &r);
-    assert_true(a16 == 2e-3 && r16 == 1e-2);
-    assert_near(a, 8 * a16, 1e-15);
-    assert_near(r, 8 * r16, 1e-15);
+    fs_compare h, b, e;
+    fs_tolerance(FS_FP16, FS_OPERANDS_DTYPE, &h);
+    fs_tolerance(FS_BF16, FS_OPERANDS_DTYPE, &b);
+    assert_true(h.atol == 2e-3 && h.rtol == 1e-2 && h.head_l2 == 0);
+    assert_near(b.atol, 8 * h.atol, 1e-15);
+    assert_near(b.rtol, 8 * h.rtol, 1e-15);
+    assert_true(b.head_l2 == 0);
+    /* e4m3 bounds heads, not elements, whatever the output's type. */
+    fs_tolerance(FS_BF16, FS_OPERANDS_E4M3, &e);
+    assert_true(isinf(e.atol) && e.rtol == 0 && e.head_l2 == 3 * 0x1p-4);
 }
 
 /* The outlier inputs are the normal ones with about one element in a
@@ -297,7 +301,7 @@ static void compare_setup(fs_problem *p, double *ref, uint16_t *out, fs_compare 
         out[i] = h((float)ref[i]);
     }
     memset(c, 0, sizeof *c);
-    fs_tolerance(FS_FP16, &c->atol, &c->rtol);
+    fs_tolerance(FS_FP16, FS_OPERANDS_DTYPE, c);
 }
 
 static void test_compare_exact(void **state)
@@ -383,11 +387,39 @@ static void test_compare_bf16(void **state)
         out[i] = fs_bf16_from_float((float)ref[i]);
     }
     fs_compare c = {0};
-    fs_tolerance(FS_BF16, &c.atol, &c.rtol);
+    fs_tolerance(FS_BF16, FS_OPERANDS_DTYPE, &c);
     assert_int_equal(fs_compare_output(&p, out, ref, &c, 3, "bf16"), 1);
     assert_true(c.rel_l2_err > 0 && c.rel_l2_err < 0x1p-8);
     p.dtype = FS_FP16;
     assert_int_equal(fs_compare_output(&p, out, ref, &c, 0, "bf16 bits read as fp16"), 0);
+}
+
+/* e4m3's bound: every element off by 2u of itself (u = 2^-4, about what
+ * Q, K and V rounded to e4m3 leave in O) passes; one head of the two
+ * zeroed fails, its elements counted; a NaN fails. */
+static void test_compare_e4m3(void **state)
+{
+    fs_problem p = problem(CB, CH, CH, CN, CD, 0, 1.0f);
+    double ref[CE];
+    uint16_t r[CE], out[CE];
+    fs_fill_random(r, CE, 9, FS_FP16, FS_DIST_NORMAL);
+    for (int i = 0; i < CE; i++) {
+        ref[i] = fs_half_to_float(r[i]);
+        out[i] = h((float)(ref[i] * (1 + (i % 2 ? 2 : -2) * 0x1p-4)));
+    }
+    fs_compare c = {0};
+    fs_tolerance(FS_FP16, FS_OPERANDS_E4M3, &c);
+    assert_int_equal(fs_compare_output(&p, out, ref, &c, 3, "e4m3 noise"), 1);
+    assert_true(fabs(c.rel_l2_err - 2 * 0x1p-4) < 1e-3);
+    const int head = CN * CD; /* elements of a (batch, head) */
+    for (int i = head; i < 2 * head; i++)
+        out[i] = h(0.f);
+    assert_int_equal(fs_compare_output(&p, out, ref, &c, 3, "e4m3 head zeroed"), 0);
+    assert_int_equal(c.mismatches, head);
+    out[head] = h((float)ref[head]);
+    out[5] = 0xffff;
+    assert_int_equal(fs_compare_output(&p, out, ref, &c, 0, "e4m3 NaN"), 0);
+    assert_int_equal(c.nonfinite, 1);
 }
 
 int main(void)
@@ -397,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_half_to_float),
         cmocka_unit_test(test_bf16),
         cmocka_unit_test(test_tolerance),
+        cmocka_unit_test(test_compare_e4m3),
         cmocka_unit_test(test_fill_random),
         cmocka_unit_test(test_fill_outliers),
         cmocka_unit_test(test_reference_by_hand),
