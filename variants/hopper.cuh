@@ -193,10 +193,11 @@ typedef struct {
     CUtensorMap q, k, v, o;
 } fs_tma_maps;
 
-/* A [heads][seq][head_dim] tensor of `type` (contiguous) as a 3-D map with
- * boxes of 64 x rows x 1, 128-byte swizzle; reads past seq are zero. */
-static inline int fs_tma_map(CUtensorMap *map, fs_dtype type, const void *base, int heads, int seq, int head_dim,
-                             int rows, char *why, size_t whylen)
+/* A [heads][seq][head_dim] tensor of `data` elements of `bytes` bytes
+ * (contiguous) as a 3-D map with boxes of 128 bytes x rows x 1, 128-byte
+ * swizzle; reads past seq are zero. */
+static inline int fs_tma_map(CUtensorMap *map, CUtensorMapDataType data, int bytes, const void *base, int heads,
+                             int seq, int head_dim, int rows, char *why, size_t whylen)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     if (!encode) {
@@ -210,19 +211,25 @@ static inline int fs_tma_map(CUtensorMap *map, fs_dtype type, const void *base, 
         }
     }
     const cuuint64_t dim[3] = {(cuuint64_t)head_dim, (cuuint64_t)seq, (cuuint64_t)heads};
-    const cuuint64_t stride[2] = {(cuuint64_t)head_dim * 2, (cuuint64_t)seq * head_dim * 2};
-    const cuuint32_t box[3] = {64, (cuuint32_t)rows, 1}, step[3] = {1, 1, 1};
-    const CUtensorMapDataType data =
-        type == FS_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    const cuuint64_t stride[2] = {(cuuint64_t)head_dim * bytes, (cuuint64_t)seq * head_dim * bytes};
+    const cuuint32_t box[3] = {(cuuint32_t)(128 / bytes), (cuuint32_t)rows, 1}, step[3] = {1, 1, 1};
     CUresult r = encode(map, data, 3, (void *)base, dim, stride, box, step,
                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
-        snprintf(why, whylen, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d x %d tensor, box 64 x %d",
-                 (int)r, heads, seq, head_dim, rows);
+        snprintf(why, whylen, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d x %d tensor, box %d x %d",
+                 (int)r, heads, seq, head_dim, 128 / bytes, rows);
         return -1;
     }
     return 0;
+}
+
+/* The map of a 16-bit tensor of p's type. */
+static inline int fs_tma_map16(CUtensorMap *map, fs_dtype type, const void *base, int heads, int seq, int head_dim,
+                               int rows, char *why, size_t whylen)
+{
+    return fs_tma_map(map, type == FS_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+                      base, heads, seq, head_dim, rows, why, whylen);
 }
 
 /* Setup of the TMA variants: the three maps into p->state, with Q boxes of
@@ -235,10 +242,10 @@ static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t 
         snprintf(why, whylen, "out of host memory");
         return -1;
     }
-    if (fs_tma_map(&m->q, p->dtype, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
-        fs_tma_map(&m->k, p->dtype, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map(&m->v, p->dtype, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map(&m->o, p->dtype, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
+    if (fs_tma_map16(&m->q, p->dtype, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
+        fs_tma_map16(&m->k, p->dtype, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map16(&m->v, p->dtype, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map16(&m->o, p->dtype, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
         free(m);
         return -1;
     }
