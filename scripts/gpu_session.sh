@@ -6,7 +6,7 @@
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu validate test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
 #          hopper-d64 bf16 bf16-full accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
-#          crosscheck fa3-bench fa3-match chain
+#          crosscheck fa3-bench fa3-match chain fp8
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -148,6 +148,18 @@ for s in $steps; do
                     --variants "$(past)" --time-budget 0.5 --out "$(rid chain-64-full)"
                 step chain-d64 150 "$fs" sweep --head-dim 64 --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
                     --time-budget 0.5 --out "$(rid chain-d64)" ;;
+    # The FP8 steps (FROM, default 22, on) beside the last 16-bit step and the
+    # peers: small shapes on both input distributions first (validation and
+    # error), then NVIDIA's H200 shape, causal and not; their SASS's e4m3
+    # wgmmas (QGMMA) counted.
+    fp8)        fp8="$(from_step "${FROM:-22}" | sed 's/,cudnn,fa3$//')"; last16="$(from_step 21 | cut -d, -f1)"
+                for f in build/variants/[0-9][0-9]_*.sass; do [ -f "$f" ] && echo "${f##*/}: $(grep -c QGMMA "$f") QGMMA, $(grep -c HGMMA "$f") HGMMA"; done | tail -3 | tee -a "$summary"
+                step fp8-small 120 "$fs" sweep --seq 100,1024 --tile 128x128 --variants "$last16,$fp8" --inputs normal,outliers \
+                    --no-profile --time-budget 0.2 --out "$(rid fp8-small)"
+                step fp8-hq64 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --variants "$last16,$fp8,cudnn,fa3" \
+                    --inputs normal,outliers --time-budget 0.5 --out "$(rid fp8-hq64)"
+                step fp8-hq64-full 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --no-causal \
+                    --variants "$last16,$fp8,cudnn,fa3" --time-budget 0.5 --out "$(rid fp8-hq64-full)" ;;
     # Where the last step loses to FlashAttention-3: both (and cuDNN) under
     # the same counters, hot lines and timelines at Hq = 64, 4k causal (its
     # worst ratio) and 16k causal.

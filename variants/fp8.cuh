@@ -1,0 +1,180 @@
+/* What the FP8 steps (22 on) share: Q, K and V quantized to e4m3 before the
+ * kernel, the e4m3 warpgroup MMA, and P packed for it.
+ *
+ * e4m3 has 4 exponent bits and 3 stored mantissa bits: magnitudes from 2^-9
+ * (subnormal) to 448, a unit roundoff of 2^-4. A tensor quantized per
+ * tensor is x * 448 / amax rounded to it, amax its largest magnitude; the
+ * kernel multiplies back by amax / 448 (the descale) where it is cheapest:
+ * Q's and K's into the softmax scale, V's into O's epilogue.
+ *
+ * wgmma reads both e4m3 operands K-major (32 bytes of K per instruction), so
+ * V's tile, [keys][D] as it lies in memory, is transposed in shared memory to
+ * [D][keys]. The P operand's register fragment for k = 32 holds, per thread,
+ * 4 consecutive K columns where S's accumulator holds 2 and 2, 8 apart: the
+ * keys of a 32-key chunk enter P V in the order pi(kappa) (fs_fp8_key), and
+ * V's transpose writes its keys in the same order, which costs nothing. */
+#ifndef FS_FP8_CUH
+#define FS_FP8_CUH
+
+#include <cuda_fp8.h>
+#include "hopper.cuh"
+
+/* e4m3's largest finite magnitude: a tensor's amax maps to it. */
+#define FS_E4M3_MAX 448.f
+
+/* The key at position kappa (0-31) of a 32-key chunk of P's fragment: thread
+ * t's four columns 4t..4t+3 (and 16 + 4t..) are S's columns 2t, 2t+1, 2t+8,
+ * 2t+9 (and 16 more). */
+__device__ __forceinline__ int fs_fp8_key(int kappa)
+{
+    return (kappa & 16) | (kappa >> 1 & 1) << 3 | (kappa >> 2 & 3) << 1 | (kappa & 1);
+}
+
+/* Four floats to e4m3 (round to nearest, saturating), a in the low byte. */
+__device__ __forceinline__ uint32_t fs_pack4_e4m3(float a, float b, float c, float d)
+{
+    uint32_t r;
+    asm("{\n.reg .b16 lo, hi;\ncvt.rn.satfinite.e4m3x2.f32 lo, %2, %1;\ncvt.rn.satfinite.e4m3x2.f32 hi, %4, %3;\n"
+        "mov.b32 %0, {lo, hi};\n}\n"
+        : "=r"(r)
+        : "f"(a), "f"(b), "f"(c), "f"(d));
+    return r;
+}
+
+/* c (+)= A B at N = 128, k = 32, both e4m3 and K-major in shared memory. */
+__device__ __forceinline__ void fs_wgmma_ss_e4m3(float c[16][4], uint64_t a, uint64_t b, int accumulate)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 " FS_REGS64 ", %64, %65, p, 1, 1;\n}\n"
+                 : FS_ACC128
+                 : "l"(a), "l"(b), "r"(accumulate)
+                 : "memory");
+}
+
+/* c += A B at N = 128, k = 32: A (32 columns of P, e4m3) from registers
+ * (fs_pack4_e4m3 of S's accumulator), B K-major in shared memory. */
+__device__ __forceinline__ void fs_wgmma_rs_e4m3(float c[16][4], const uint32_t a[4], uint64_t b)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 0, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 " FS_REGS64
+                 ", {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+                 : FS_ACC128
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b)
+                 : "memory");
+}
+
+/* The largest magnitude of x[0..n) into *amax (a float's bits, which order
+ * as unsigned integers for non-negative values; *amax starts at 0). */
+template <typename T>
+__global__ void fs_fp8_amax(const T *x, size_t n, unsigned *amax)
+{
+    float m = 0.f;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        m = fmaxf(m, fabsf(fs_to_float(x[i])));
+    for (int o = 16; o > 0; o /= 2)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    if (threadIdx.x % 32 == 0)
+        atomicMax(amax, __float_as_uint(m));
+}
+
+/* x[0..n) * 448 / amax into e4m3. */
+template <typename T>
+__global__ void fs_fp8_quantize(const T *x, size_t n, const float *amax, __nv_fp8_e4m3 *q)
+{
+    const float scale = *amax > 0.f ? FS_E4M3_MAX / *amax : 1.f;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        q[i] = __nv_fp8_e4m3(fs_to_float(x[i]) * scale);
+}
+
+/* What an FP8 step's setup makes: its tensor maps (first, for
+ * fs_launch_maps) over the e4m3 copies of Q, K and V, and O's over p->o. */
+typedef struct {
+    fs_tma_maps maps;
+    __nv_fp8_e4m3 *q, *k, *v;
+} fs_fp8_state;
+
+/* The workspace of an FP8 step: the tile counters, then Q's, K's and V's amax. */
+#define FS_FP8_WORKSPACE (2 * sizeof(int) + 3 * sizeof(float))
+__host__ __device__ __forceinline__ float *fs_fp8_amax_of(void *workspace) { return (float *)((int *)workspace + 2); }
+
+static inline size_t fs_fp8_elems(const fs_problem *p, int heads)
+{
+    return (size_t)p->batch * heads * p->seq * p->head_dim;
+}
+
+/* The prepare of an FP8 step: each tensor's amax, then the tensor quantized. */
+template <typename T>
+static cudaError_t fs_fp8_prepare_typed(const fs_problem *p)
+{
+    const fs_fp8_state *st = (const fs_fp8_state *)p->state;
+    float *amax = fs_fp8_amax_of(p->workspace);
+    const void *in[3] = {p->q, p->k, p->v};
+    __nv_fp8_e4m3 *out[3] = {st->q, st->k, st->v};
+    const size_t n[3] = {fs_fp8_elems(p, p->heads_q), fs_fp8_elems(p, p->heads_kv), fs_fp8_elems(p, p->heads_kv)};
+    cudaError_t e = cudaMemsetAsync(amax, 0, 3 * sizeof(float), p->stream);
+    for (int i = 0; i < 3 && e == cudaSuccess; i++) {
+        fs_fp8_amax<T><<<p->sms > 0 ? 4 * p->sms : 512, 256, 0, p->stream>>>((const T *)in[i], n[i],
+                                                                              (unsigned *)&amax[i]);
+        fs_fp8_quantize<T><<<p->sms > 0 ? 4 * p->sms : 512, 256, 0, p->stream>>>((const T *)in[i], n[i], &amax[i],
+                                                                                  out[i]);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+static inline cudaError_t fs_fp8_prepare(const fs_problem *p)
+{
+    return p->dtype == FS_BF16 ? fs_fp8_prepare_typed<__nv_bfloat16>(p) : fs_fp8_prepare_typed<__half>(p);
+}
+
+static inline void fs_fp8_teardown(fs_problem *p)
+{
+    fs_fp8_state *st = (fs_fp8_state *)p->state;
+    if (st) {
+        cudaFree(st->q);
+        cudaFree(st->k);
+        cudaFree(st->v);
+    }
+    fs_tma_teardown(p);
+}
+
+/* The setup of an FP8 step: the tile counters zeroed, the shared-memory
+ * limit, the e4m3 buffers and the maps (Q boxes of the plan's bm rows, K's
+ * and V's of bn, O's of 64, as the 16-bit steps'). */
+static inline int fs_fp8_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+{
+    cudaError_t e = cudaMemsetAsync(p->workspace, 0, pl->workspace_bytes, p->stream);
+    if (e != cudaSuccess) {
+        snprintf(why, whylen, "zeroing the tile counter: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    int rc = fs_setup_smem(p, pl, why, whylen);
+    if (rc)
+        return rc;
+    fs_fp8_state *st = (fs_fp8_state *)aligned_alloc(64, sizeof(fs_fp8_state));
+    if (!st) {
+        snprintf(why, whylen, "out of host memory");
+        return -1;
+    }
+    memset(st, 0, sizeof *st);
+    p->state = st;
+    const size_t nq = fs_fp8_elems(p, p->heads_q), nkv = fs_fp8_elems(p, p->heads_kv);
+    if ((e = cudaMalloc((void **)&st->q, nq)) != cudaSuccess || (e = cudaMalloc((void **)&st->k, nkv)) != cudaSuccess ||
+        (e = cudaMalloc((void **)&st->v, nkv)) != cudaSuccess) {
+        cudaGetLastError();
+        fs_fp8_teardown(p);
+        snprintf(why, whylen, "allocating the e4m3 copies of Q, K and V: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    const int hq = p->batch * p->heads_q, hkv = p->batch * p->heads_kv;
+    if (fs_tma_map(&st->maps.q, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->q, hq, p->seq, p->head_dim, pl->bm, why, whylen) ||
+        fs_tma_map(&st->maps.k, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->k, hkv, p->seq, p->head_dim, pl->bn, why, whylen) ||
+        fs_tma_map(&st->maps.v, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->v, hkv, p->seq, p->head_dim, pl->bn, why, whylen) ||
+        fs_tma_map16(&st->maps.o, p->dtype, p->o, hq, p->seq, p->head_dim, 64, why, whylen)) {
+        fs_fp8_teardown(p);
+        return -1;
+    }
+    return 0;
+}
+
+#endif
