@@ -455,8 +455,8 @@ extern "C" const fs_variant fs_variant_22 = {
                  "the busiest SM's cycles grow 33%: warp instructions +56% (the transpose and its waits), barrier and "
                  "long-scoreboard stalls up, and the hot lines put the consumers at the softmax's exponentials, at their "
                  "turn, and waiting for K and V. With 21's ring of 3 buffers it reached 556 TFLOP/s, with a transpose of "
-                 "4-byte loads 505. The error is as predicted: relative L2 4.7-5.5% on normal inputs, 7.6-11% on the "
-                 "outliers",
+                 "4-byte loads 505. The error is as predicted: relative L2 4.3-5.5% on normal inputs, 4.9-10.7% on "
+                 "the outliers",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .operands = FS_OPERANDS_E4M3,
     .stops_at_diagonal = 1,
