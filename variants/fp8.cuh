@@ -143,14 +143,12 @@ static inline void fs_fp8_teardown(fs_problem *p)
  * and V's of bn, O's of 64, as the 16-bit steps'). */
 static inline int fs_fp8_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
-    cudaError_t e = cudaMemsetAsync(p->workspace, 0, pl->workspace_bytes, p->stream);
-    if (e != cudaSuccess) {
-        snprintf(why, whylen, "zeroing the tile counter: %s", cudaGetErrorString(e));
+    if (fs_tile_counter_zero(p, pl, why, whylen))
         return -1;
-    }
     int rc = fs_setup_smem(p, pl, why, whylen);
     if (rc)
         return rc;
+    cudaError_t e;
     fs_fp8_state *st = (fs_fp8_state *)aligned_alloc(64, sizeof(fs_fp8_state));
     if (!st) {
         snprintf(why, whylen, "out of host memory");

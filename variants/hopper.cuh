@@ -404,17 +404,23 @@ FS_WGMMA(__nv_bfloat16, "bf16")
 
 /* ---- the tile counter of a persistent grid (18 on) ---- */
 
-/* The setup of a variant that deals tiles from a counter in its workspace:
- * the counters start at zero (every launch leaves them so), then as
- * fs_tma_variant_setup. */
-static inline int fs_tma_counter_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+/* A workspace that holds tile counters starts at zero (every launch leaves
+ * them so). */
+static inline int fs_tile_counter_zero(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
     cudaError_t e = cudaMemsetAsync(p->workspace, 0, pl->workspace_bytes, p->stream);
     if (e != cudaSuccess) {
         snprintf(why, whylen, "zeroing the tile counter: %s", cudaGetErrorString(e));
         return -1;
     }
-    return fs_tma_variant_setup(p, pl, why, whylen);
+    return 0;
+}
+
+/* The setup of a variant that deals tiles from a counter in its workspace:
+ * the counters zeroed, then as fs_tma_variant_setup. */
+static inline int fs_tma_counter_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
+{
+    return fs_tile_counter_zero(p, pl, why, whylen) ? -1 : fs_tma_variant_setup(p, pl, why, whylen);
 }
 
 /* Launches plan->kernel with the problem and its tensor maps (p->state, made
