@@ -254,12 +254,47 @@ int fss_read(const char *path, const char *arch, const fss_instance *inst, int n
     return nv;
 }
 
+/* A line of machine code as a run keeps it: cuobjdump's instruction line
+ * (its offset in a comment, padding, the instruction, then its encoding in a
+ * comment) with one space after the offset and without the encoding. The
+ * encoding's 64-bit words (one on the line, one on a line of its own) are two
+ * thirds of a dump's bytes and no part of the instruction mix; make's dumps
+ * in the build folder keep them. Returns the line to write, or NULL for an
+ * encoding's line of its own. */
+static const char *compact(char *line, size_t size)
+{
+    char *s = line;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!strncmp(s, "/* 0x", 5))
+        return NULL;
+    char *end;
+    if (strncmp(s, "/*", 2) || !isxdigit((unsigned char)s[2]) || !(end = strstr(s, "*/")))
+        return line;
+    char *code = end + 2;
+    while (*code == ' ')
+        code++;
+    char *enc = strstr(code, "/* 0x");
+    char *stop = enc ? enc : code + strlen(code);
+    while (stop > code && isspace((unsigned char)stop[-1]))
+        stop--;
+    /* One space where there was padding. */
+    char *to = end + 2;
+    if (code > to)
+        *to++ = ' ';
+    if ((size_t)(to - line) + (size_t)(stop - code) + 2 > size)
+        return line; /* a line cut at the buffer's end: as it came */
+    memmove(to, code, (size_t)(stop - code));
+    strcpy(to + (stop - code), "\n");
+    return line;
+}
+
 /* Copies the kernels of a dump (or of a run's sass.txt) that keep(ctx,
  * section, name) wants: section the architecture ("sm_90"), name the rest of
  * the "Function :" line. Each kept kernel runs from that line to the next
- * kernel, section or fatbin; its section's "code for" line goes first.
- * Returns 0, or -1 when the file grew past FS_SASS_MAX_BYTES while it was
- * read. */
+ * kernel, section or fatbin; its section's "code for" line goes first, and
+ * its instructions are compact(). Returns 0, or -1 when the file grew past
+ * FS_SASS_MAX_BYTES while it was read. */
 static int copy_kernels(FILE *in, FILE *out, int (*keep_kernel)(void *ctx, const char *section, const char *name),
                         void *ctx)
 {
@@ -282,8 +317,9 @@ static int copy_kernels(FILE *in, FILE *out, int (*keep_kernel)(void *ctx, const
             if (keep && !section_written++)
                 fprintf(out, "\tcode for %s\n", here);
         }
-        if (keep)
-            fputs(line, out);
+        const char *kept = keep ? compact(line, sizeof line) : NULL;
+        if (kept)
+            fputs(kept, out);
     }
     return bytes > FS_SASS_MAX_BYTES ? -1 : 0;
 }

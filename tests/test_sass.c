@@ -86,6 +86,42 @@ static void keeps_the_runs_kernels_only(void **state)
     assert_non_null(strstr(slurp(out), "ILi32ELi128E"));
 }
 
+/* A run keeps cuobjdump's instructions without their encodings and padding
+ * (two thirds of a dump's bytes); the mix counted from it is the dump's. */
+static void keeps_instructions_compact(void **state)
+{
+    char path[1200], out[1200], why[512] = "";
+    snprintf(path, sizeof path, "%s/compact", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/compact/variants", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/compact/variants/01_base.sass", dir);
+    tk_spit(path, "\tcode for sm_90\n"
+                  "\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n"
+                  "\t.headerflags\t@\"EF_CUDA_SM90\"\n"
+                  "        /*0000*/                   LDC R1, c[0x0][0x28] ;          /* 0x00000a00ff017b82 */\n"
+                  "                                                                   /* 0x000fe20000000800 */\n"
+                  "        /*0010*/              @!P0 BRA 0x80 ;                      /* 0x0000000000148947 */\n"
+                  "                                                                   /* 0x000fea0003800000 */\n"
+                  "        /*0020*/ EXIT ;\n");
+    snprintf(path, sizeof path, "%s/compact", dir);
+    snprintf(out, sizeof out, "%s/compact/sass.txt", dir);
+    const fss_instance one[] = {{1, 32, 128, FS_FP16, "base"}};
+    if (fs_sass_write(out, path, one, 1, 90, why, sizeof why))
+        fail_msg("%s", why);
+    assert_string_equal(slurp(out), "\tcode for sm_90\n"
+                                    "\t\tFunction : _Z14fs01_attentionILi32ELi128EEv10fs_problem\n"
+                                    "\t.headerflags\t@\"EF_CUDA_SM90\"\n"
+                                    "        /*0000*/ LDC R1, c[0x0][0x28] ;\n"
+                                    "        /*0010*/ @!P0 BRA 0x80 ;\n"
+                                    "        /*0020*/ EXIT ;\n");
+    fss_mix mix[2];
+    char archs[64], err[512];
+    assert_int_equal(fss_read(out, "sm_90", one, 1, mix, 2, archs, sizeof archs, err, sizeof err), 1);
+    assert_int_equal(mix[0].n[FSS_TOTAL], 3);
+    assert_int_equal(mix[0].n[FSS_BRANCH], 1);
+}
+
 /* The one rule for which rows launched a kernel instance: a step's row that
  * was not skipped and has a bn_run, whatever the others say. */
 static void row_instances(void **state)
@@ -217,7 +253,8 @@ int main(int argc, char **argv)
     if (tk_scratch(argv[0], "test-sass", dir, sizeof dir))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(element_type_picks_its_kernel),cmocka_unit_test(keeps_the_runs_kernels_only), cmocka_unit_test(row_instances),
+        cmocka_unit_test(element_type_picks_its_kernel),cmocka_unit_test(keeps_the_runs_kernels_only),
+        cmocka_unit_test(keeps_instructions_compact), cmocka_unit_test(row_instances),
                                        cmocka_unit_test(sass_inputs)};
     return tk_done(dir, cmocka_run_group_tests(tests, NULL, NULL));
 }
