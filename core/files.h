@@ -17,7 +17,7 @@
 #define FS_PATH_MAX 4096                   /* the longest path flashstudy writes or reads */
 #define FS_RESULTS_MAX_BYTES (32u << 20)   /* results.csv and the other tables */
 #define FS_METRICS_MAX_BYTES (1u << 20)    /* --metrics @FILE */
-#define FS_SASS_MAX_BYTES (256u << 20)     /* sass.txt and make's dumps (a run's is about 11 MB) */
+#define FS_SASS_MAX_BYTES (256u << 20)     /* make's dumps and sass.txt (a run's is about 3 MB) */
 
 /* The whole file, NUL-terminated, in *size bytes; NULL with one sentence in
  * err. regular_only: refuse anything but a regular file (without opening
