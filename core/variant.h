@@ -128,6 +128,11 @@ typedef struct {
      * gave for p); returns cudaGetLastError(). Plans nothing and queries
      * nothing: it runs inside the timed loop. */
     cudaError_t (*launch)(const fs_problem *p, const fs_plan *plan);
+    /* Optional, enqueued on p->stream after a launch whose output is read
+     * back, outside every timed and profiled region: writes p->o from an
+     * output the kernel left in another format (cuDNN's FP8 attention on
+     * Hopper writes O in e4m3). Returns cudaGetLastError(). */
+    cudaError_t (*finish)(const fs_problem *p);
 } fs_variant;
 
 extern const fs_variant *const fs_variants[];

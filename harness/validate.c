@@ -290,6 +290,9 @@ int fs_inputs_check(const fs_inputs *in, const fs_variant *v, const fs_problem *
         e = cudaGetLastError();
     if (e != cudaSuccess)
         return fs_fail(why, whylen, "the launch failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+    if (v->finish && (e = v->finish(p)) != cudaSuccess)
+        return fs_fail(why, whylen, "turning the output into O failed: %s (%s)", cudaGetErrorName(e),
+                       cudaGetErrorString(e));
     e = cudaStreamSynchronize(p->stream);
     if (e != cudaSuccess)
         return fs_fail(why, whylen, "the kernel failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
