@@ -1,11 +1,9 @@
 /* What the FP8 steps (22 on) share: Q, K and V quantized to e4m3 before the
  * kernel, the e4m3 warpgroup MMA, and P packed for it.
  *
- * e4m3 has 4 exponent bits and 3 stored mantissa bits: magnitudes from 2^-9
- * (subnormal) to 448, a unit roundoff of 2^-4. A tensor quantized per
- * tensor is x * 448 / amax rounded to it, amax its largest magnitude; the
- * kernel multiplies back by amax / 448 (the descale) where it is cheapest:
- * Q's and K's into the softmax scale, V's into O's epilogue.
+ * Q, K and V are quantized per tensor (fp8_tensors.h); the kernel multiplies
+ * back by their descales where it is cheapest: Q's and K's into the softmax
+ * scale, V's into O's epilogue.
  *
  * wgmma reads both e4m3 operands K-major (32 bytes of K per instruction), so
  * V's tile, [keys][D] as it lies in memory, is transposed in shared memory to
@@ -17,10 +15,8 @@
 #define FS_FP8_CUH
 
 #include <cuda_fp8.h>
+#include "fp8_tensors.h"
 #include "hopper.cuh"
-
-/* e4m3's largest finite magnitude: a tensor's amax maps to it. */
-#define FS_E4M3_MAX 448.f
 
 /* The key at position kappa (0-31) of a 32-key chunk of P's fragment: thread
  * t's four columns 4t..4t+3 (and 16 + 4t..) are S's columns 2t, 2t+1, 2t+8,
@@ -63,29 +59,6 @@ __device__ __forceinline__ void fs_wgmma_rs_e4m3(float c[16][4], const uint32_t 
                  : "memory");
 }
 
-/* The largest magnitude of x[0..n) into *amax (a float's bits, which order
- * as unsigned integers for non-negative values; *amax starts at 0). */
-template <typename T>
-__global__ void fs_fp8_amax(const T *x, size_t n, unsigned *amax)
-{
-    float m = 0.f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        m = fmaxf(m, fabsf(fs_to_float(x[i])));
-    for (int o = 16; o > 0; o /= 2)
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
-    if (threadIdx.x % 32 == 0)
-        atomicMax(amax, __float_as_uint(m));
-}
-
-/* x[0..n) * 448 / amax into e4m3. */
-template <typename T>
-__global__ void fs_fp8_quantize(const T *x, size_t n, const float *amax, __nv_fp8_e4m3 *q)
-{
-    const float scale = *amax > 0.f ? FS_E4M3_MAX / *amax : 1.f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        q[i] = __nv_fp8_e4m3(fs_to_float(x[i]) * scale);
-}
-
 /* What an FP8 step's setup makes: its tensor maps (first, for
  * fs_launch_maps) over the e4m3 copies of Q, K and V, and O's over p->o. */
 typedef struct {
@@ -97,34 +70,12 @@ typedef struct {
 #define FS_FP8_WORKSPACE (2 * sizeof(int) + 3 * sizeof(float))
 __host__ __device__ __forceinline__ float *fs_fp8_amax_of(void *workspace) { return (float *)((int *)workspace + 2); }
 
-static inline size_t fs_fp8_elems(const fs_problem *p, int heads)
-{
-    return (size_t)p->batch * heads * p->seq * p->head_dim;
-}
-
-/* The prepare of an FP8 step: each tensor's amax, then the tensor quantized. */
-template <typename T>
-static cudaError_t fs_fp8_prepare_typed(const fs_problem *p)
-{
-    const fs_fp8_state *st = (const fs_fp8_state *)p->state;
-    float *amax = fs_fp8_amax_of(p->workspace);
-    const void *in[3] = {p->q, p->k, p->v};
-    __nv_fp8_e4m3 *out[3] = {st->q, st->k, st->v};
-    const size_t n[3] = {fs_fp8_elems(p, p->heads_q), fs_fp8_elems(p, p->heads_kv), fs_fp8_elems(p, p->heads_kv)};
-    cudaError_t e = cudaMemsetAsync(amax, 0, 3 * sizeof(float), p->stream);
-    for (int i = 0; i < 3 && e == cudaSuccess; i++) {
-        fs_fp8_amax<T><<<p->sms > 0 ? 4 * p->sms : 512, 256, 0, p->stream>>>((const T *)in[i], n[i],
-                                                                              (unsigned *)&amax[i]);
-        fs_fp8_quantize<T><<<p->sms > 0 ? 4 * p->sms : 512, 256, 0, p->stream>>>((const T *)in[i], n[i], &amax[i],
-                                                                                  out[i]);
-        e = cudaGetLastError();
-    }
-    return e;
-}
-
+/* The prepare of an FP8 step: Q, K and V into their e4m3 copies, their amax
+ * into the workspace. */
 static inline cudaError_t fs_fp8_prepare(const fs_problem *p)
 {
-    return p->dtype == FS_BF16 ? fs_fp8_prepare_typed<__nv_bfloat16>(p) : fs_fp8_prepare_typed<__half>(p);
+    const fs_fp8_state *st = (const fs_fp8_state *)p->state;
+    return fs_fp8_quantize_qkv(p, st->q, st->k, st->v, fs_fp8_amax_of(p->workspace));
 }
 
 static inline void fs_fp8_teardown(fs_problem *p)
