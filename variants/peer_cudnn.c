@@ -32,6 +32,7 @@
 
 #include "cudnn_abi.h"
 #include "fail.h"
+#include "fp8_tensors.h"
 #include "variant.h"
 
 #define FS_CUDNN_ENUM(name, value) name = value,
@@ -64,8 +65,14 @@ typedef struct {
     FS_CUDNN_FUNCTIONS(FS_CUDNN_FIELD)
 } cudnn_api;
 
-/* Tensor ids in the graph and the variant pack. */
-enum { UID_Q = 1, UID_K, UID_V, UID_O, UID_SCALE, UID_MASK_VALUE, UID_VIRTUAL = 100 };
+/* Tensor ids in the graph and the variant pack; the FP8 graph's scale
+ * tensors in the order of fp8_tensors.h's fs_fp8_graph_scales, then its two
+ * amax outputs. */
+enum {
+    UID_Q = 1, UID_K, UID_V, UID_O, UID_SCALE, UID_MASK_VALUE,
+    UID_DESCALE_Q, UID_DESCALE_K, UID_DESCALE_V, UID_SCALE_S, UID_DESCALE_S, UID_SCALE_O, UID_AMAX_S, UID_AMAX_O,
+    UID_VIRTUAL = 100
+};
 
 typedef struct {
     cudnn_api api;
@@ -269,22 +276,67 @@ static int reduction(cudnn_state *s, const char *what, int reduce, cudnn_desc x,
     return 0;
 }
 
-#define MAX_OPS 14
+#define MAX_OPS 24
 
-/* The operation graph of SDPA forward for p, finalized, in *graph. */
-static int build_graph(cudnn_state *s, const fs_problem *p, cudnn_desc *graph, char *why, size_t len)
+/* Where the FP8 peer keeps its tensors, in the workspace the harness
+ * allocates (so that peak_mem_bytes counts them): the e4m3 copies of Q, K
+ * and V, its e4m3 O, and its floats (Q's, K's and V's amax, the graph's seven
+ * scales, the amax of P and of O), each 256-byte aligned. */
+typedef struct {
+    size_t q, k, v, o, floats, bytes;
+} fp8_layout;
+enum { FP8_AMAX = 0, FP8_SCALES = 3, FP8_AMAX_S = 10, FP8_AMAX_O = 11, FP8_FLOATS = 12 };
+
+static fp8_layout fp8_layout_of(const fs_problem *p)
+{
+    const size_t nq = fs_fp8_elems(p, p->heads_q), nkv = fs_fp8_elems(p, p->heads_kv);
+#define FS_ALIGN256(x) (((x) + 255) / 256 * 256)
+    fp8_layout l = {.q = 0};
+    l.k = l.q + FS_ALIGN256(nq);
+    l.v = l.k + FS_ALIGN256(nkv);
+    l.o = l.v + FS_ALIGN256(nkv);
+    l.floats = l.o + FS_ALIGN256(nq);
+    l.bytes = l.floats + FP8_FLOATS * sizeof(float);
+#undef FS_ALIGN256
+    return l;
+}
+
+/* A scale tensor of the FP8 graph: one fp32 in device memory. */
+static int scalar(cudnn_state *s, const char *what, int64_t uid, cudnn_desc *t, char *why, size_t len)
+{
+    const int64_t one[4] = {1, 1, 1, 1};
+    return tensor(s, what, uid, CUDNN_DATA_FLOAT, one, one, false, false, t, why, len);
+}
+
+/* y = x * b, in fp32. */
+static int times(cudnn_state *s, const char *what, cudnn_desc x, cudnn_desc b, cudnn_desc y, cudnn_desc *op,
+                 char *why, size_t len)
+{
+    return pointwise(s, what, CUDNN_POINTWISE_MUL, CUDNN_DATA_FLOAT, x, b, NULL, y, 0, op, why, len);
+}
+
+/* The operation graph of SDPA forward for p, finalized, in *graph. fp8: the
+ * graph of cudnn-frontend's sdpa_fp8 node: Q, K and V in e4m3, S descaled by
+ * Q's and K's descales after the softmax scale, P's amax reported and P
+ * scaled into e4m3 for P V, whose product is descaled by P's and V's
+ * descales, its amax reported, and scaled into O, e4m3 (cuDNN's FP8 engine
+ * on Hopper writes no 16-bit O). */
+static int build_graph(cudnn_state *s, const fs_problem *p, int fp8, cudnn_desc *graph, char *why, size_t len)
 {
     const int64_t b = p->batch, hq = p->heads_q, hkv = p->heads_kv, n = p->seq, d = p->head_dim;
     const int64_t q_dim[4] = {b, hq, n, d}, kt_dim[4] = {b, hkv, d, n}, v_dim[4] = {b, hkv, n, d};
     const int64_t s_dim[4] = {b, hq, n, n}, row_dim[4] = {b, hq, n, 1}, one[4] = {1, 1, 1, 1};
     /* K is [B][Hkv][N][D] in memory; the matmul reads it as Kᵀ by swapping the
-     * last two strides, as the frontend does. */
+     * last two strides, as the frontend does. The e4m3 copies keep the
+     * inputs' (packed) strides, and the e4m3 O is packed. */
     const int64_t q_st[4] = {p->q_stride[0], p->q_stride[1], p->q_stride[2], 1};
     const int64_t kt_st[4] = {p->k_stride[0], p->k_stride[1], 1, p->k_stride[2]};
     const int64_t v_st[4] = {p->v_stride[0], p->v_stride[1], p->v_stride[2], 1};
-    const int64_t o_st[4] = {p->o_stride[0], p->o_stride[1], p->o_stride[2], 1};
-    /* Q, K, V, O and P are of the problem's element type. */
-    const int f32 = CUDNN_DATA_FLOAT, elem = p->dtype == FS_BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_HALF;
+    const int64_t o_st[4] = {fp8 ? hq * n * d : p->o_stride[0], fp8 ? n * d : p->o_stride[1], fp8 ? d : p->o_stride[2],
+                             1};
+    /* Q, K, V, O and P are of the problem's element type, or e4m3. */
+    const int f32 = CUDNN_DATA_FLOAT,
+              elem = fp8 ? CUDNN_DATA_FP8_E4M3 : p->dtype == FS_BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_HALF;
     cudnn_desc q, kt, v, o, scale, qk, scaled, max, sub, ex, sum, lg, stats, prob, ops[MAX_OPS];
     int k = 0;
 
@@ -296,11 +348,21 @@ static int build_graph(cudnn_state *s, const fs_problem *p, cudnn_desc *graph, c
         virtual_tensor(s, "tensor S = Q K^T", f32, s_dim, &qk, why, len) ||
         virtual_tensor(s, "tensor S * scale", f32, s_dim, &scaled, why, len) ||
         matmul(s, "operation S = Q K^T", q, kt, qk, &ops[k++], why, len) ||
-        pointwise(s, "operation S * scale", CUDNN_POINTWISE_MUL, f32, qk, scale, NULL, scaled, 0, &ops[k++], why,
-                  len))
+        times(s, "operation S * scale", qk, scale, scaled, &ops[k++], why, len))
         return -1;
 
     cudnn_desc logits = scaled;
+    if (fp8) {
+        cudnn_desc dq, dk, by_q, by_k;
+        if (scalar(s, "tensor descale Q", UID_DESCALE_Q, &dq, why, len) ||
+            scalar(s, "tensor descale K", UID_DESCALE_K, &dk, why, len) ||
+            virtual_tensor(s, "tensor S * descale Q", f32, s_dim, &by_q, why, len) ||
+            virtual_tensor(s, "tensor S * descale K", f32, s_dim, &by_k, why, len) ||
+            times(s, "operation S * descale Q", logits, dq, by_q, &ops[k++], why, len) ||
+            times(s, "operation S * descale K", by_q, dk, by_k, &ops[k++], why, len))
+            return -1;
+        logits = by_k;
+    }
     if (p->causal) {
         /* Key j is visible to query i when i >= j: the frontend's top-left
          * diagonal band with right bound 0. */
@@ -311,26 +373,27 @@ static int build_graph(cudnn_state *s, const fs_problem *p, cudnn_desc *graph, c
             virtual_tensor(s, "tensor column index", CUDNN_DATA_INT32, s_dim, &col, why, len) ||
             virtual_tensor(s, "tensor causal mask", CUDNN_DATA_BOOLEAN, s_dim, &keep, why, len) ||
             virtual_tensor(s, "tensor masked S", f32, s_dim, &masked, why, len) ||
-            pointwise(s, "operation row index (GEN_INDEX axis 2)", CUDNN_POINTWISE_GEN_INDEX, f32, scaled, NULL,
+            pointwise(s, "operation row index (GEN_INDEX axis 2)", CUDNN_POINTWISE_GEN_INDEX, f32, logits, NULL,
                       NULL, row, 2, &ops[k++], why, len) ||
-            pointwise(s, "operation column index (GEN_INDEX axis 3)", CUDNN_POINTWISE_GEN_INDEX, f32, scaled, NULL,
+            pointwise(s, "operation column index (GEN_INDEX axis 3)", CUDNN_POINTWISE_GEN_INDEX, f32, logits, NULL,
                       NULL, col, 3, &ops[k++], why, len) ||
             pointwise(s, "operation row >= column (CMP_GE)", CUDNN_POINTWISE_CMP_GE, CUDNN_DATA_BOOLEAN, row, col,
                       NULL, keep, 0, &ops[k++], why, len) ||
-            pointwise(s, "operation causal select (BINARY_SELECT)", CUDNN_POINTWISE_BINARY_SELECT, f32, scaled,
+            pointwise(s, "operation causal select (BINARY_SELECT)", CUDNN_POINTWISE_BINARY_SELECT, f32, logits,
                       mask_value, keep, masked, 0, &ops[k++], why, len))
             return -1;
         logits = masked;
     }
 
-    /* softmax; stats = max + log(sum) stays virtual (inference) */
+    /* softmax; stats = max + log(sum) stays virtual (inference). P is of the
+     * element type, or fp32 before its e4m3 scaling. */
     if (virtual_tensor(s, "tensor row max", f32, row_dim, &max, why, len) ||
         virtual_tensor(s, "tensor S - max", f32, s_dim, &sub, why, len) ||
         virtual_tensor(s, "tensor exp(S - max)", f32, s_dim, &ex, why, len) ||
         virtual_tensor(s, "tensor row sum", f32, row_dim, &sum, why, len) ||
         virtual_tensor(s, "tensor log(row sum)", f32, row_dim, &lg, why, len) ||
         virtual_tensor(s, "tensor softmax stats", f32, row_dim, &stats, why, len) ||
-        virtual_tensor(s, "tensor P (of the element type)", elem, s_dim, &prob, why, len) ||
+        virtual_tensor(s, "tensor P", fp8 ? f32 : elem, s_dim, &prob, why, len) ||
         reduction(s, "operation row max", CUDNN_REDUCE_TENSOR_MAX, logits, max, &ops[k++], why, len) ||
         pointwise(s, "operation S - max", CUDNN_POINTWISE_SUB, f32, logits, max, NULL, sub, 0, &ops[k++], why, len) ||
         pointwise(s, "operation exp", CUDNN_POINTWISE_EXP, f32, sub, NULL, NULL, ex, 0, &ops[k++], why, len) ||
@@ -340,9 +403,32 @@ static int build_graph(cudnn_state *s, const fs_problem *p, cudnn_desc *graph, c
         pointwise(s, "operation stats = max + log(sum)", CUDNN_POINTWISE_ADD, f32, max, lg, NULL, stats, 0,
                   &ops[k++], why, len) ||
         pointwise(s, "operation P = exp / sum", CUDNN_POINTWISE_DIV, f32, ex, sum, NULL, prob, 0, &ops[k++], why,
-                  len) ||
-        matmul(s, "operation O = P V", prob, v, o, &ops[k++], why, len))
+                  len))
         return -1;
+    if (!fp8) {
+        if (matmul(s, "operation O = P V", prob, v, o, &ops[k++], why, len))
+            return -1;
+    } else {
+        cudnn_desc amax_s, scale_s, p8, pv, descale_s, descale_v, by_s, by_v, amax_o, scale_o;
+        if (scalar(s, "tensor amax of P", UID_AMAX_S, &amax_s, why, len) ||
+            scalar(s, "tensor scale P", UID_SCALE_S, &scale_s, why, len) ||
+            scalar(s, "tensor descale P", UID_DESCALE_S, &descale_s, why, len) ||
+            scalar(s, "tensor descale V", UID_DESCALE_V, &descale_v, why, len) ||
+            scalar(s, "tensor amax of O", UID_AMAX_O, &amax_o, why, len) ||
+            scalar(s, "tensor scale O", UID_SCALE_O, &scale_o, why, len) ||
+            virtual_tensor(s, "tensor P * scale (e4m3)", elem, s_dim, &p8, why, len) ||
+            virtual_tensor(s, "tensor P V", f32, q_dim, &pv, why, len) ||
+            virtual_tensor(s, "tensor P V * descale P", f32, q_dim, &by_s, why, len) ||
+            virtual_tensor(s, "tensor P V * descale V", f32, q_dim, &by_v, why, len) ||
+            reduction(s, "operation amax of P", CUDNN_REDUCE_TENSOR_AMAX, prob, amax_s, &ops[k++], why, len) ||
+            times(s, "operation P * scale", prob, scale_s, p8, &ops[k++], why, len) ||
+            matmul(s, "operation P V", p8, v, pv, &ops[k++], why, len) ||
+            times(s, "operation P V * descale P", pv, descale_s, by_s, &ops[k++], why, len) ||
+            times(s, "operation P V * descale V", by_s, descale_v, by_v, &ops[k++], why, len) ||
+            reduction(s, "operation amax of O", CUDNN_REDUCE_TENSOR_AMAX, by_v, amax_o, &ops[k++], why, len) ||
+            times(s, "operation O = P V * scale O", by_v, scale_o, o, &ops[k++], why, len))
+            return -1;
+    }
 
     s->what = "operation graph";
     if (create(s, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, graph, why, len))
@@ -460,19 +546,21 @@ static void release(cudnn_state *s)
     free(s);
 }
 
-/* Handle, graph, plan, workspace and variant pack: everything before launch. */
-static int prepare(cudnn_state *s, const fs_problem *p, char *why, size_t len)
+/* Handle, graph, plan, workspace and variant pack: everything before launch.
+ * fp8: the FP8 graph, over the tensors in p's workspace (fp8_layout). */
+static int build(cudnn_state *s, const fs_problem *p, int fp8, char *why, size_t len)
 {
     cudnn_desc graph;
     int64_t engine = -1, rank = 0, workspace = 0, n;
     s->next_uid = UID_VIRTUAL;
     s->scale = p->scale;
-    /* The frontend's mask value: -inf from 9.10, the lowest float before. */
-    s->mask_value = s->api.version >= 91000 ? -INFINITY : -FLT_MAX;
+    /* The frontend's mask value: -inf from 9.10 (16-bit), the lowest float
+     * before and in its FP8 graph. */
+    s->mask_value = s->api.version >= 91000 && !fp8 ? -INFINITY : -FLT_MAX;
     s->what = "the handle (first GPU call)";
     CUDNN_CHECK(s->api.cudnnCreate(&s->handle), "cudnnCreate");
     CUDNN_CHECK(s->api.cudnnSetStream(s->handle, p->stream), "cudnnSetStream");
-    if (build_graph(s, p, &graph, why, len) || choose_plan(s, graph, &engine, &rank, why, len))
+    if (build_graph(s, p, fp8, &graph, why, len) || choose_plan(s, graph, &engine, &rank, why, len))
         return -1;
     s->what = "execution plan";
     CUDNN_CHECK(s->api.cudnnBackendGetAttribute(s->plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64,
@@ -484,9 +572,27 @@ static int prepare(cudnn_state *s, const fs_problem *p, char *why, size_t len)
             return fs_fail(why, len, "cudaMalloc of cuDNN's %lld-byte workspace failed: %s", (long long)workspace,
                            cudaGetErrorString(e));
     }
-    int64_t uids[] = {UID_Q, UID_K, UID_V, UID_O, UID_SCALE, UID_MASK_VALUE};
-    void *ptrs[] = {(void *)p->q, (void *)p->k, (void *)p->v, p->o, &s->scale, &s->mask_value};
-    int64_t count = p->causal ? 6 : 5;
+    int64_t uids[14] = {UID_Q, UID_K, UID_V, UID_O, UID_SCALE};
+    void *ptrs[14] = {(void *)p->q, (void *)p->k, (void *)p->v, p->o, &s->scale};
+    int64_t count = 5;
+    if (fp8) {
+        const fp8_layout l = fp8_layout_of(p);
+        char *w = p->workspace;
+        float *f = (float *)(w + l.floats);
+        ptrs[0] = w + l.q, ptrs[1] = w + l.k, ptrs[2] = w + l.v, ptrs[3] = w + l.o;
+        /* The six scales the graph reads (O's descale is finish's), then its
+         * two amax outputs. */
+        for (int i = 0; i < 6; i++) {
+            uids[count] = UID_DESCALE_Q + i;
+            ptrs[count++] = &f[FP8_SCALES + i];
+        }
+        uids[count] = UID_AMAX_S, ptrs[count++] = &f[FP8_AMAX_S];
+        uids[count] = UID_AMAX_O, ptrs[count++] = &f[FP8_AMAX_O];
+    }
+    if (p->causal) {
+        uids[count] = UID_MASK_VALUE;
+        ptrs[count++] = &s->mask_value;
+    }
     s->what = "variant pack";
     if (create(s, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &s->pack, why, len))
         return -1;
@@ -514,19 +620,21 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t len)
+static int setup_graph(fs_problem *p, int fp8, char *why, size_t len)
 {
     cudnn_state *s = calloc(1, sizeof *s);
     if (!s)
         return fs_fail(why, len, "out of memory for the cuDNN state");
     int rc = load(&s->api, why, len);
-    if (rc == 0 && (rc = prepare(s, p, why, len)) == 0) {
+    if (rc == 0 && (rc = build(s, p, fp8, why, len)) == 0) {
         p->state = s;
         return 0;
     }
     release(s);
     return rc;
 }
+
+static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t len) { return setup_graph(p, 0, why, len); }
 
 static void teardown(fs_problem *p)
 {
@@ -567,4 +675,72 @@ const fs_variant fs_variant_cudnn = {
     .setup = setup,
     .teardown = teardown,
     .launch = launch,
+};
+
+/* The FP8 peer: cuDNN's FP8 attention on the e4m3 copies of Q, K and V (its
+ * prepare quantizes them per tensor, as step 22's does), O in e4m3, turned
+ * back into the problem's type after the launch for validation. */
+static const char *plan_fp8(const fs_problem *p, fs_plan *pl)
+{
+    if (p->head_dim % 16 || p->head_dim > 256)
+        return "cuDNN's FP8 attention takes head_dim a multiple of 16 up to 256";
+    const char *no = plan(p, pl);
+    if (no)
+        return no;
+    pl->workspace_bytes = fp8_layout_of(p).bytes;
+    return NULL;
+}
+
+/* A cuDNN that cannot build the FP8 graph here (too old, or no engine for
+ * this shape) skips the row with its version and refusal. */
+static int setup_fp8(fs_problem *p, const fs_plan *pl, char *why, size_t len)
+{
+    char said[1024];
+    int rc = setup_graph(p, 1, said, sizeof said);
+    snprintf(why, len, "%s%s", rc < 0 ? "this cuDNN builds no FP8 attention for this problem: " : "", said);
+    return rc < 0 ? 1 : rc;
+}
+
+/* The e4m3 inputs and the graph's scales; O's e4m3 poisoned (0xFF is NaN)
+ * so that an element cuDNN does not write fails validation. */
+static cudaError_t prepare_fp8(const fs_problem *p)
+{
+    const fp8_layout l = fp8_layout_of(p);
+    char *w = p->workspace;
+    float *f = (float *)(w + l.floats);
+    cudaError_t e = fs_fp8_quantize_qkv(p, w + l.q, w + l.k, w + l.v, &f[FP8_AMAX]);
+    if (e == cudaSuccess)
+        e = fs_fp8_graph_scales(&f[FP8_AMAX], &f[FP8_SCALES], p->stream);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(w + l.o, 0xFF, l.floats - l.o, p->stream);
+    return e;
+}
+
+/* O = its e4m3 times O's descale. */
+static cudaError_t finish_fp8(const fs_problem *p)
+{
+    const fp8_layout l = fp8_layout_of(p);
+    char *w = p->workspace;
+    return fs_fp8_dequantize_o(p, w + l.o, (const float *)(w + l.floats) + FP8_SCALES + 6);
+}
+
+const fs_variant fs_variant_cudnn_fp8 = {
+    .kind = FS_PEER,
+    .number = 0,
+    .slug = "cudnn_fp8",
+    .title = "cuDNN FP8 fused attention (e4m3 SDPA forward, backend API)",
+    .change = "cuDNN's FP8 flash-attention engine on per-tensor e4m3 Q, K and V, O in e4m3",
+    .why = "the production FP8 kernel the FP8 steps are measured against",
+    .expect = "1.4-1.6x cuDNN's 16-bit figures at Hq = 64, D = 128 (NVIDIA's H200 benchmark, cuDNN 9.27)",
+    .target = "sm_90",
+    .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
+    .operands = FS_OPERANDS_E4M3,
+    .stops_at_diagonal = 1,
+    .plan = plan_fp8,
+    .probe = probe,
+    .setup = setup_fp8,
+    .teardown = teardown,
+    .prepare = prepare_fp8,
+    .launch = launch,
+    .finish = finish_fp8,
 };
