@@ -149,17 +149,24 @@ for s in $steps; do
                 step chain-d64 150 "$fs" sweep --head-dim 64 --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
                     --time-budget 0.5 --out "$(rid chain-d64)" ;;
     # The FP8 steps (FROM, default 22, on) beside the last 16-bit step and the
-    # peers: small shapes on both input distributions first (validation and
-    # error), then NVIDIA's H200 shape, causal and not; their SASS's e4m3
-    # wgmmas (QGMMA) counted.
+    # peers (cuDNN's FP8 attention among them): small shapes on both input
+    # distributions first (validation and error), then NVIDIA's H200 shape,
+    # causal and not; their SASS's e4m3 wgmmas (QGMMA) counted. The three
+    # sweeps are merged into one run folder, named by the first one's time.
     fp8)        fp8="$(from_step "${FROM:-22}" | sed 's/,cudnn,fa3$//')"; last16="$(from_step 21 | cut -d, -f1)"
                 for f in build/variants/[0-9][0-9]_*.sass; do [ -f "$f" ] && echo "${f##*/}: $(grep -c QGMMA "$f") QGMMA, $(grep -c HGMMA "$f") HGMMA"; done | tail -3 | tee -a "$summary"
-                step fp8-small 120 "$fs" sweep --seq 100,1024 --tile 128x128 --variants "$last16,$fp8" --inputs normal,outliers \
-                    --no-profile --time-budget 0.2 --out "$(rid fp8-small)"
-                step fp8-hq64 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --variants "$last16,$fp8,cudnn,fa3" \
-                    --inputs normal,outliers --time-budget 0.5 --out "$(rid fp8-hq64)"
+                base=$(rid fp8)
+                step fp8-small 120 "$fs" sweep --seq 100,1024 --tile 128x128 --variants "$last16,$fp8,cudnn_fp8" --inputs normal,outliers \
+                    --no-profile --time-budget 0.2 --out "$base-small"
+                step fp8-hq64 240 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 \
+                    --variants "$last16,$fp8,cudnn_fp8,cudnn,fa3" --inputs normal,outliers --time-budget 0.5 --out "$base-hq64"
                 step fp8-hq64-full 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --no-causal \
-                    --variants "$last16,$fp8,cudnn,fa3" --time-budget 0.5 --out "$(rid fp8-hq64-full)" ;;
+                    --variants "$last16,$fp8,cudnn_fp8,cudnn,fa3" --time-budget 0.5 --out "$base-hq64-full"
+                parts=$(ls -d "$base"-small "$base"-hq64 "$base"-hq64-full 2>/dev/null)
+                # shellcheck disable=SC2086 # the parts' paths have no spaces
+                [ -n "$parts" ] && step fp8-merge 60 "$fs" merge $parts --out "$base"
+                # shellcheck disable=SC2086
+                [ -f "$base/results.csv" ] && rm -rf $parts ;;
     # Where the last step loses to FlashAttention-3: both (and cuDNN) under
     # the same counters, hot lines and timelines at Hq = 64, 4k causal (its
     # worst ratio) and 16k causal.
