@@ -682,8 +682,11 @@ const fs_variant fs_variant_cudnn = {
  * back into the problem's type after the launch for validation. */
 static const char *plan_fp8(const fs_problem *p, fs_plan *pl)
 {
-    if (p->head_dim % 16 || p->head_dim > 256)
-        return "cuDNN's FP8 attention takes head_dim a multiple of 16 up to 256";
+    /* At D = 64, cuDNN 9.14's FP8 engine on the H200 wrote wrong O from
+     * N = 1000 on (every element at N = 1024, 2026-12-02), while it passed
+     * at N = 17 and 100: the peer is compared where it validates. */
+    if (p->head_dim != 128)
+        return "the FP8 peer runs at head_dim 128 alone (at 64 cuDNN 9.14's FP8 engine wrote wrong O on the H200)";
     const char *no = plan(p, pl);
     if (no)
         return no;
