@@ -95,7 +95,7 @@ LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpat
 VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
 # The descriptor is the one place that says a variant is sm_90a.
 SM90A_SRC := $(shell grep -l '^ *\.target = "sm_90a"' $(VARIANT_SRC) /dev/null)
-HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c cli/*.c variants/peer_*.c) variants/registry.c
+HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c cli/*.c variants/*.c)
 # CUDA code called from C: the harness's, and what variants share (variants/fp8_tensors.cu).
 HOST_CU := $(wildcard harness/*.cu) $(filter-out $(VARIANT_SRC),$(wildcard variants/*.cu))
 # CUDA objects first: the long nvcc jobs start at once and gcc's fill in.

@@ -1,4 +1,4 @@
-/* The part of cuDNN's ABI that variants/peer_cudnn.c uses, declared here so
+/* The part of cuDNN's ABI that the cuDNN peers use, declared here so
  * that flashstudy builds and runs without cuDNN. Every value is copied from
  * cudnn_graph.h of cuDNN 9 (enum cudnnStatus_t, cudnnDataType_t,
  * cudnnBackendAttributeType_t, cudnnBackendDescriptorType_t,

@@ -20,50 +20,15 @@
  * the frontend leaves them, so they need no memory. Q, K, V, O and P are
  * of the problem's element type (CUDNN_DATA_HALF or CUDNN_DATA_BFLOAT16);
  * S, the softmax and the products' accumulation are fp32. */
-#define _GNU_SOURCE /* dladdr */
-#include <dlfcn.h>
 #include <float.h>
 #include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudnn_abi.h"
+#include "cudnn_backend.h"
 #include "fail.h"
 #include "fp8_tensors.h"
-#include "variant.h"
-
-#define FS_CUDNN_ENUM(name, value) name = value,
-enum { FS_CUDNN_CONSTANTS(FS_CUDNN_ENUM) };
-
-typedef int cudnn_status;  /* cudnnStatus_t */
-typedef void *cudnn_desc;  /* cudnnBackendDescriptor_t */
-
-/* Entry points after cudnnGetVersion, with cudnn_graph.h's signatures (enum
- * arguments are ints in the C ABI, handles are pointers). */
-#define FS_CUDNN_FUNCTIONS(X)                                                               \
-    X(const char *, cudnnGetErrorString, (cudnn_status))                                    \
-    X(void, cudnnGetLastErrorString, (char *, size_t))                                      \
-    X(cudnn_status, cudnnCreate, (void **))                                                 \
-    X(cudnn_status, cudnnDestroy, (void *))                                                 \
-    X(cudnn_status, cudnnSetStream, (void *, cudaStream_t))                                 \
-    X(cudnn_status, cudnnBackendCreateDescriptor, (int, cudnn_desc *))                      \
-    X(cudnn_status, cudnnBackendDestroyDescriptor, (cudnn_desc))                            \
-    X(cudnn_status, cudnnBackendFinalize, (cudnn_desc))                                     \
-    X(cudnn_status, cudnnBackendSetAttribute, (cudnn_desc, int, int, int64_t, const void *)) \
-    X(cudnn_status, cudnnBackendGetAttribute, (cudnn_desc, int, int, int64_t, int64_t *, void *)) \
-    X(cudnn_status, cudnnBackendExecute, (void *, cudnn_desc, cudnn_desc))
-
-#define FS_CUDNN_FIELD(ret, name, args) ret(*name) args;
-typedef struct {
-    void *lib;
-    size_t version;
-    char note[320]; /* "cuDNN 9.14.0 (/path/to/libcudnn.so.9)" */
-    size_t (*cudnnGetVersion)(void);
-    FS_CUDNN_FUNCTIONS(FS_CUDNN_FIELD)
-} cudnn_api;
 
 /* Tensor ids in the graph and the variant pack; the FP8 graph's scale
  * tensors in the order of fp8_tensors.h's fs_fp8_graph_scales, then its two
@@ -73,208 +38,6 @@ enum {
     UID_DESCALE_Q, UID_DESCALE_K, UID_DESCALE_V, UID_SCALE_S, UID_DESCALE_S, UID_SCALE_O, UID_AMAX_S, UID_AMAX_O,
     UID_VIRTUAL = 100
 };
-
-typedef struct {
-    cudnn_api api;
-    const char *what;        /* the part of the graph being built, for errors */
-    void *handle;
-    cudnn_desc *descs;       /* every descriptor made, destroyed in teardown */
-    int ndescs, cap;
-    int64_t next_uid;
-    cudnn_desc plan, pack;
-    void *workspace;
-    float scale, mask_value; /* by-value tensors: the variant pack points here */
-} cudnn_state;
-
-/* dlopen, entry points and version: no GPU call. Returns 0, or 1 with the
- * reason in note (the row is skipped). */
-static int load(cudnn_api *api, char *note, size_t len)
-{
-    const char *env = getenv("FLASHSTUDY_CUDNN");
-    const char *name = env && *env ? env : "libcudnn.so.9";
-    const char *need = "needs cuDNN 9 (libcudnn.so.9, 9.0 or later) in the library path, or "
-                       "FLASHSTUDY_CUDNN=/path/to/libcudnn.so.9";
-    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(note, len, "cuDNN not found: dlopen(\"%s\") failed: %s; %s", name, dlerror(), need);
-        return 1;
-    }
-    *(void **)&api->cudnnGetVersion = dlsym(lib, "cudnnGetVersion");
-    if (!api->cudnnGetVersion) {
-        snprintf(note, len, "%s is not cuDNN: it has no cudnnGetVersion; %s", name, need);
-        dlclose(lib);
-        return 1;
-    }
-    Dl_info info;
-    const char *path = dladdr(*(void **)&api->cudnnGetVersion, &info) && info.dli_fname ? info.dli_fname : name;
-    size_t v = api->cudnnGetVersion();
-    snprintf(api->note, sizeof api->note, "cuDNN %zu.%zu.%zu (%s)", v / 10000, v / 100 % 100, v % 100, path);
-    /* The constants in cudnn_abi.h are cuDNN 9's. */
-    if (v / 10000 != 9) {
-        snprintf(note, len, "found %s; %s", api->note, need);
-        dlclose(lib);
-        return 1;
-    }
-#define FS_CUDNN_LOAD(ret, fn, args)                                                    \
-    if (!(*(void **)&api->fn = dlsym(lib, #fn))) {                                      \
-        snprintf(note, len, "found %s, but it has no %s; %s", api->note, #fn, need);    \
-        dlclose(lib);                                                                   \
-        return 1;                                                                       \
-    }
-    FS_CUDNN_FUNCTIONS(FS_CUDNN_LOAD)
-    api->lib = lib;
-    api->version = v;
-    snprintf(note, len, "%s", api->note);
-    return 0;
-}
-
-/* Loads libcudnn.so.9 from the library path, or the file named by the
- * environment variable FLASHSTUDY_CUDNN, and reads its version; no GPU call.
- * 0 with "cuDNN 9.14.0 (/path/to/libcudnn.so.9)" in note, or 1 with why it
- * cannot be used (not found, not cuDNN, not cuDNN 9) and what is needed. */
-static int probe(char *note, size_t len)
-{
-    cudnn_api api;
-    int rc = load(&api, note, len);
-    if (rc == 0)
-        dlclose(api.lib);
-    return rc;
-}
-
-/* Which call failed on which part of the graph, cuDNN's status and its own
- * last error message, and the library it came from. */
-static int cudnn_fail(const cudnn_state *s, cudnn_status st, const char *call, int line, char *why, size_t len)
-{
-    char last[512] = "";
-    s->api.cudnnGetLastErrorString(last, sizeof last);
-    return fs_fail(why, len, "%s, %s: %s failed at %s:%d: %s%s%s", s->api.note, s->what, call, __FILE__, line,
-                   s->api.cudnnGetErrorString(st), *last ? "; cuDNN says: " : "", last);
-}
-
-/* The check for every cuDNN call: returns -1 from the calling function, which
- * has `s`, `why` and `len` in scope. */
-#define CUDNN_CHECK(call, name)                                             \
-    do {                                                                    \
-        cudnn_status fs_st_ = (call);                                       \
-        if (fs_st_ != CUDNN_STATUS_SUCCESS)                                 \
-            return cudnn_fail(s, fs_st_, name, __LINE__, why, len);         \
-    } while (0)
-#define SET(d, attr, type, n, v) \
-    CUDNN_CHECK(s->api.cudnnBackendSetAttribute(d, attr, type, n, v), "cudnnBackendSetAttribute(" #attr ")")
-#define FINALIZE(d) CUDNN_CHECK(s->api.cudnnBackendFinalize(d), "cudnnBackendFinalize")
-
-static int create(cudnn_state *s, int type, cudnn_desc *d, char *why, size_t len)
-{
-    if (s->ndescs == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 64;
-        cudnn_desc *grown = realloc(s->descs, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return fs_fail(why, len, "out of memory for cuDNN descriptors");
-        s->descs = grown;
-        s->cap = cap;
-    }
-    CUDNN_CHECK(s->api.cudnnBackendCreateDescriptor(type, d), "cudnnBackendCreateDescriptor");
-    s->descs[s->ndescs++] = *d;
-    return 0;
-}
-
-/* A 4-d tensor; virtual ones live only inside the fused kernel. */
-static int tensor(cudnn_state *s, const char *what, int64_t uid, int type, const int64_t dim[4],
-                  const int64_t stride[4], bool is_virtual, bool by_value, cudnn_desc *t, char *why, size_t len)
-{
-    const int64_t align = 16; /* the tensor cores' loads need it (cudaMalloc gives 256) */
-    s->what = what;
-    if (create(s, CUDNN_BACKEND_TENSOR_DESCRIPTOR, t, why, len))
-        return -1;
-    SET(*t, CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid);
-    SET(*t, CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type);
-    SET(*t, CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, 4, dim);
-    SET(*t, CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, 4, stride);
-    SET(*t, CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &align);
-    SET(*t, CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual);
-    SET(*t, CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value);
-    FINALIZE(*t);
-    return 0;
-}
-
-/* A virtual intermediate of the graph, packed. */
-static int virtual_tensor(cudnn_state *s, const char *what, int type, const int64_t dim[4], cudnn_desc *t, char *why,
-                          size_t len)
-{
-    const int64_t stride[4] = {dim[1] * dim[2] * dim[3], dim[2] * dim[3], dim[3], 1};
-    return tensor(s, what, s->next_uid++, type, dim, stride, true, false, t, why, len);
-}
-
-/* y = mode(x[, b[, t]]) computed in `prec`; axis is GEN_INDEX's. */
-static int pointwise(cudnn_state *s, const char *what, int mode, int prec, cudnn_desc x, cudnn_desc b, cudnn_desc t,
-                     cudnn_desc y, int64_t axis, cudnn_desc *op, char *why, size_t len)
-{
-    const float one = 1.0f;
-    cudnn_desc pw;
-    s->what = what;
-    if (create(s, CUDNN_BACKEND_POINTWISE_DESCRIPTOR, &pw, why, len))
-        return -1;
-    SET(pw, CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
-    SET(pw, CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &prec);
-    if (mode == CUDNN_POINTWISE_GEN_INDEX)
-        SET(pw, CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, 1, &axis);
-    FINALIZE(pw);
-    if (create(s, CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, op, why, len))
-        return -1;
-    SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &pw);
-    SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x);
-    if (b)
-        SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_BDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &b);
-    if (t)
-        SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_TDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &t);
-    SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y);
-    SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_ALPHA1, CUDNN_TYPE_FLOAT, 1, &one);
-    SET(*op, CUDNN_ATTR_OPERATION_POINTWISE_ALPHA2, CUDNN_TYPE_FLOAT, 1, &one);
-    FINALIZE(*op);
-    return 0;
-}
-
-/* c = a·b over the last two dimensions, accumulated in fp32. */
-static int matmul(cudnn_state *s, const char *what, cudnn_desc a, cudnn_desc b, cudnn_desc c, cudnn_desc *op,
-                  char *why, size_t len)
-{
-    const int fp32 = CUDNN_DATA_FLOAT;
-    cudnn_desc mm;
-    s->what = what;
-    if (create(s, CUDNN_BACKEND_MATMUL_DESCRIPTOR, &mm, why, len))
-        return -1;
-    SET(mm, CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &fp32);
-    FINALIZE(mm);
-    if (create(s, CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, op, why, len))
-        return -1;
-    SET(*op, CUDNN_ATTR_OPERATION_MATMUL_ADESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &a);
-    SET(*op, CUDNN_ATTR_OPERATION_MATMUL_BDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &b);
-    SET(*op, CUDNN_ATTR_OPERATION_MATMUL_CDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &c);
-    SET(*op, CUDNN_ATTR_OPERATION_MATMUL_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &mm);
-    FINALIZE(*op);
-    return 0;
-}
-
-/* y = reduce(x) over the dimensions where y has extent 1, in fp32. */
-static int reduction(cudnn_state *s, const char *what, int reduce, cudnn_desc x, cudnn_desc y, cudnn_desc *op,
-                     char *why, size_t len)
-{
-    const int fp32 = CUDNN_DATA_FLOAT;
-    cudnn_desc r;
-    s->what = what;
-    if (create(s, CUDNN_BACKEND_REDUCTION_DESCRIPTOR, &r, why, len))
-        return -1;
-    SET(r, CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &reduce);
-    SET(r, CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &fp32);
-    FINALIZE(r);
-    if (create(s, CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR, op, why, len))
-        return -1;
-    SET(*op, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x);
-    SET(*op, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y);
-    SET(*op, CUDNN_ATTR_OPERATION_REDUCTION_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &r);
-    FINALIZE(*op);
-    return 0;
-}
 
 #define MAX_OPS 24
 
@@ -299,20 +62,6 @@ static fp8_layout fp8_layout_of(const fs_problem *p)
     l.bytes = l.floats + FP8_FLOATS * sizeof(float);
 #undef FS_ALIGN256
     return l;
-}
-
-/* A scale tensor of the FP8 graph: one fp32 in device memory. */
-static int scalar(cudnn_state *s, const char *what, int64_t uid, cudnn_desc *t, char *why, size_t len)
-{
-    const int64_t one[4] = {1, 1, 1, 1};
-    return tensor(s, what, uid, CUDNN_DATA_FLOAT, one, one, false, false, t, why, len);
-}
-
-/* y = x * b, in fp32. */
-static int times(cudnn_state *s, const char *what, cudnn_desc x, cudnn_desc b, cudnn_desc y, cudnn_desc *op,
-                 char *why, size_t len)
-{
-    return pointwise(s, what, CUDNN_POINTWISE_MUL, CUDNN_DATA_FLOAT, x, b, NULL, y, 0, op, why, len);
 }
 
 /* The operation graph of SDPA forward for p, finalized, in *graph. fp8: the
@@ -340,26 +89,26 @@ static int build_graph(cudnn_state *s, const fs_problem *p, int fp8, cudnn_desc 
     cudnn_desc q, kt, v, o, scale, qk, scaled, max, sub, ex, sum, lg, stats, prob, ops[MAX_OPS];
     int k = 0;
 
-    if (tensor(s, "tensor Q", UID_Q, elem, q_dim, q_st, false, false, &q, why, len) ||
-        tensor(s, "tensor K (read as K transposed)", UID_K, elem, kt_dim, kt_st, false, false, &kt, why, len) ||
-        tensor(s, "tensor V", UID_V, elem, v_dim, v_st, false, false, &v, why, len) ||
-        tensor(s, "tensor O", UID_O, elem, q_dim, o_st, false, false, &o, why, len) ||
-        tensor(s, "tensor scale (by value)", UID_SCALE, f32, one, one, false, true, &scale, why, len) ||
-        virtual_tensor(s, "tensor S = Q K^T", f32, s_dim, &qk, why, len) ||
-        virtual_tensor(s, "tensor S * scale", f32, s_dim, &scaled, why, len) ||
-        matmul(s, "operation S = Q K^T", q, kt, qk, &ops[k++], why, len) ||
-        times(s, "operation S * scale", qk, scale, scaled, &ops[k++], why, len))
+    if (fsd_tensor(s, "tensor Q", UID_Q, elem, q_dim, q_st, false, false, &q, why, len) ||
+        fsd_tensor(s, "tensor K (read as K transposed)", UID_K, elem, kt_dim, kt_st, false, false, &kt, why, len) ||
+        fsd_tensor(s, "tensor V", UID_V, elem, v_dim, v_st, false, false, &v, why, len) ||
+        fsd_tensor(s, "tensor O", UID_O, elem, q_dim, o_st, false, false, &o, why, len) ||
+        fsd_tensor(s, "tensor scale (by value)", UID_SCALE, f32, one, one, false, true, &scale, why, len) ||
+        fsd_virtual_tensor(s, "tensor S = Q K^T", f32, s_dim, &qk, why, len) ||
+        fsd_virtual_tensor(s, "tensor S * scale", f32, s_dim, &scaled, why, len) ||
+        fsd_matmul(s, "operation S = Q K^T", q, kt, qk, &ops[k++], why, len) ||
+        fsd_times(s, "operation S * scale", qk, scale, scaled, &ops[k++], why, len))
         return -1;
 
     cudnn_desc logits = scaled;
     if (fp8) {
         cudnn_desc dq, dk, by_q, by_k;
-        if (scalar(s, "tensor descale Q", UID_DESCALE_Q, &dq, why, len) ||
-            scalar(s, "tensor descale K", UID_DESCALE_K, &dk, why, len) ||
-            virtual_tensor(s, "tensor S * descale Q", f32, s_dim, &by_q, why, len) ||
-            virtual_tensor(s, "tensor S * descale K", f32, s_dim, &by_k, why, len) ||
-            times(s, "operation S * descale Q", logits, dq, by_q, &ops[k++], why, len) ||
-            times(s, "operation S * descale K", by_q, dk, by_k, &ops[k++], why, len))
+        if (fsd_scalar(s, "tensor descale Q", UID_DESCALE_Q, &dq, why, len) ||
+            fsd_scalar(s, "tensor descale K", UID_DESCALE_K, &dk, why, len) ||
+            fsd_virtual_tensor(s, "tensor S * descale Q", f32, s_dim, &by_q, why, len) ||
+            fsd_virtual_tensor(s, "tensor S * descale K", f32, s_dim, &by_k, why, len) ||
+            fsd_times(s, "operation S * descale Q", logits, dq, by_q, &ops[k++], why, len) ||
+            fsd_times(s, "operation S * descale K", by_q, dk, by_k, &ops[k++], why, len))
             return -1;
         logits = by_k;
     }
@@ -367,19 +116,19 @@ static int build_graph(cudnn_state *s, const fs_problem *p, int fp8, cudnn_desc 
         /* Key j is visible to query i when i >= j: the frontend's top-left
          * diagonal band with right bound 0. */
         cudnn_desc mask_value, row, col, keep, masked;
-        if (tensor(s, "tensor mask value (by value)", UID_MASK_VALUE, f32, one, one, false, true, &mask_value, why,
+        if (fsd_tensor(s, "tensor mask value (by value)", UID_MASK_VALUE, f32, one, one, false, true, &mask_value, why,
                    len) ||
-            virtual_tensor(s, "tensor row index", CUDNN_DATA_INT32, s_dim, &row, why, len) ||
-            virtual_tensor(s, "tensor column index", CUDNN_DATA_INT32, s_dim, &col, why, len) ||
-            virtual_tensor(s, "tensor causal mask", CUDNN_DATA_BOOLEAN, s_dim, &keep, why, len) ||
-            virtual_tensor(s, "tensor masked S", f32, s_dim, &masked, why, len) ||
-            pointwise(s, "operation row index (GEN_INDEX axis 2)", CUDNN_POINTWISE_GEN_INDEX, f32, logits, NULL,
+            fsd_virtual_tensor(s, "tensor row index", CUDNN_DATA_INT32, s_dim, &row, why, len) ||
+            fsd_virtual_tensor(s, "tensor column index", CUDNN_DATA_INT32, s_dim, &col, why, len) ||
+            fsd_virtual_tensor(s, "tensor causal mask", CUDNN_DATA_BOOLEAN, s_dim, &keep, why, len) ||
+            fsd_virtual_tensor(s, "tensor masked S", f32, s_dim, &masked, why, len) ||
+            fsd_pointwise(s, "operation row index (GEN_INDEX axis 2)", CUDNN_POINTWISE_GEN_INDEX, f32, logits, NULL,
                       NULL, row, 2, &ops[k++], why, len) ||
-            pointwise(s, "operation column index (GEN_INDEX axis 3)", CUDNN_POINTWISE_GEN_INDEX, f32, logits, NULL,
+            fsd_pointwise(s, "operation column index (GEN_INDEX axis 3)", CUDNN_POINTWISE_GEN_INDEX, f32, logits, NULL,
                       NULL, col, 3, &ops[k++], why, len) ||
-            pointwise(s, "operation row >= column (CMP_GE)", CUDNN_POINTWISE_CMP_GE, CUDNN_DATA_BOOLEAN, row, col,
+            fsd_pointwise(s, "operation row >= column (CMP_GE)", CUDNN_POINTWISE_CMP_GE, CUDNN_DATA_BOOLEAN, row, col,
                       NULL, keep, 0, &ops[k++], why, len) ||
-            pointwise(s, "operation causal select (BINARY_SELECT)", CUDNN_POINTWISE_BINARY_SELECT, f32, logits,
+            fsd_pointwise(s, "operation causal select (BINARY_SELECT)", CUDNN_POINTWISE_BINARY_SELECT, f32, logits,
                       mask_value, keep, masked, 0, &ops[k++], why, len))
             return -1;
         logits = masked;
@@ -387,163 +136,56 @@ static int build_graph(cudnn_state *s, const fs_problem *p, int fp8, cudnn_desc 
 
     /* softmax; stats = max + log(sum) stays virtual (inference). P is of the
      * element type, or fp32 before its e4m3 scaling. */
-    if (virtual_tensor(s, "tensor row max", f32, row_dim, &max, why, len) ||
-        virtual_tensor(s, "tensor S - max", f32, s_dim, &sub, why, len) ||
-        virtual_tensor(s, "tensor exp(S - max)", f32, s_dim, &ex, why, len) ||
-        virtual_tensor(s, "tensor row sum", f32, row_dim, &sum, why, len) ||
-        virtual_tensor(s, "tensor log(row sum)", f32, row_dim, &lg, why, len) ||
-        virtual_tensor(s, "tensor softmax stats", f32, row_dim, &stats, why, len) ||
-        virtual_tensor(s, "tensor P", fp8 ? f32 : elem, s_dim, &prob, why, len) ||
-        reduction(s, "operation row max", CUDNN_REDUCE_TENSOR_MAX, logits, max, &ops[k++], why, len) ||
-        pointwise(s, "operation S - max", CUDNN_POINTWISE_SUB, f32, logits, max, NULL, sub, 0, &ops[k++], why, len) ||
-        pointwise(s, "operation exp", CUDNN_POINTWISE_EXP, f32, sub, NULL, NULL, ex, 0, &ops[k++], why, len) ||
-        reduction(s, "operation row sum", CUDNN_REDUCE_TENSOR_ADD, ex, sum, &ops[k++], why, len) ||
-        pointwise(s, "operation log(row sum)", CUDNN_POINTWISE_LOG, f32, sum, NULL, NULL, lg, 0, &ops[k++], why,
+    if (fsd_virtual_tensor(s, "tensor row max", f32, row_dim, &max, why, len) ||
+        fsd_virtual_tensor(s, "tensor S - max", f32, s_dim, &sub, why, len) ||
+        fsd_virtual_tensor(s, "tensor exp(S - max)", f32, s_dim, &ex, why, len) ||
+        fsd_virtual_tensor(s, "tensor row sum", f32, row_dim, &sum, why, len) ||
+        fsd_virtual_tensor(s, "tensor log(row sum)", f32, row_dim, &lg, why, len) ||
+        fsd_virtual_tensor(s, "tensor softmax stats", f32, row_dim, &stats, why, len) ||
+        fsd_virtual_tensor(s, "tensor P", fp8 ? f32 : elem, s_dim, &prob, why, len) ||
+        fsd_reduction(s, "operation row max", CUDNN_REDUCE_TENSOR_MAX, logits, max, &ops[k++], why, len) ||
+        fsd_pointwise(s, "operation S - max", CUDNN_POINTWISE_SUB, f32, logits, max, NULL, sub, 0, &ops[k++], why, len) ||
+        fsd_pointwise(s, "operation exp", CUDNN_POINTWISE_EXP, f32, sub, NULL, NULL, ex, 0, &ops[k++], why, len) ||
+        fsd_reduction(s, "operation row sum", CUDNN_REDUCE_TENSOR_ADD, ex, sum, &ops[k++], why, len) ||
+        fsd_pointwise(s, "operation log(row sum)", CUDNN_POINTWISE_LOG, f32, sum, NULL, NULL, lg, 0, &ops[k++], why,
                   len) ||
-        pointwise(s, "operation stats = max + log(sum)", CUDNN_POINTWISE_ADD, f32, max, lg, NULL, stats, 0,
+        fsd_pointwise(s, "operation stats = max + log(sum)", CUDNN_POINTWISE_ADD, f32, max, lg, NULL, stats, 0,
                   &ops[k++], why, len) ||
-        pointwise(s, "operation P = exp / sum", CUDNN_POINTWISE_DIV, f32, ex, sum, NULL, prob, 0, &ops[k++], why,
+        fsd_pointwise(s, "operation P = exp / sum", CUDNN_POINTWISE_DIV, f32, ex, sum, NULL, prob, 0, &ops[k++], why,
                   len))
         return -1;
     if (!fp8) {
-        if (matmul(s, "operation O = P V", prob, v, o, &ops[k++], why, len))
+        if (fsd_matmul(s, "operation O = P V", prob, v, o, &ops[k++], why, len))
             return -1;
     } else {
         cudnn_desc amax_s, scale_s, p8, pv, descale_s, descale_v, by_s, by_v, amax_o, scale_o;
-        if (scalar(s, "tensor amax of P", UID_AMAX_S, &amax_s, why, len) ||
-            scalar(s, "tensor scale P", UID_SCALE_S, &scale_s, why, len) ||
-            scalar(s, "tensor descale P", UID_DESCALE_S, &descale_s, why, len) ||
-            scalar(s, "tensor descale V", UID_DESCALE_V, &descale_v, why, len) ||
-            scalar(s, "tensor amax of O", UID_AMAX_O, &amax_o, why, len) ||
-            scalar(s, "tensor scale O", UID_SCALE_O, &scale_o, why, len) ||
-            virtual_tensor(s, "tensor P * scale (e4m3)", elem, s_dim, &p8, why, len) ||
-            virtual_tensor(s, "tensor P V", f32, q_dim, &pv, why, len) ||
-            virtual_tensor(s, "tensor P V * descale P", f32, q_dim, &by_s, why, len) ||
-            virtual_tensor(s, "tensor P V * descale V", f32, q_dim, &by_v, why, len) ||
-            reduction(s, "operation amax of P", CUDNN_REDUCE_TENSOR_AMAX, prob, amax_s, &ops[k++], why, len) ||
-            times(s, "operation P * scale", prob, scale_s, p8, &ops[k++], why, len) ||
-            matmul(s, "operation P V", p8, v, pv, &ops[k++], why, len) ||
-            times(s, "operation P V * descale P", pv, descale_s, by_s, &ops[k++], why, len) ||
-            times(s, "operation P V * descale V", by_s, descale_v, by_v, &ops[k++], why, len) ||
-            reduction(s, "operation amax of O", CUDNN_REDUCE_TENSOR_AMAX, by_v, amax_o, &ops[k++], why, len) ||
-            times(s, "operation O = P V * scale O", by_v, scale_o, o, &ops[k++], why, len))
+        if (fsd_scalar(s, "tensor amax of P", UID_AMAX_S, &amax_s, why, len) ||
+            fsd_scalar(s, "tensor scale P", UID_SCALE_S, &scale_s, why, len) ||
+            fsd_scalar(s, "tensor descale P", UID_DESCALE_S, &descale_s, why, len) ||
+            fsd_scalar(s, "tensor descale V", UID_DESCALE_V, &descale_v, why, len) ||
+            fsd_scalar(s, "tensor amax of O", UID_AMAX_O, &amax_o, why, len) ||
+            fsd_scalar(s, "tensor scale O", UID_SCALE_O, &scale_o, why, len) ||
+            fsd_virtual_tensor(s, "tensor P * scale (e4m3)", elem, s_dim, &p8, why, len) ||
+            fsd_virtual_tensor(s, "tensor P V", f32, q_dim, &pv, why, len) ||
+            fsd_virtual_tensor(s, "tensor P V * descale P", f32, q_dim, &by_s, why, len) ||
+            fsd_virtual_tensor(s, "tensor P V * descale V", f32, q_dim, &by_v, why, len) ||
+            fsd_reduction(s, "operation amax of P", CUDNN_REDUCE_TENSOR_AMAX, prob, amax_s, &ops[k++], why, len) ||
+            fsd_times(s, "operation P * scale", prob, scale_s, p8, &ops[k++], why, len) ||
+            fsd_matmul(s, "operation P V", p8, v, pv, &ops[k++], why, len) ||
+            fsd_times(s, "operation P V * descale P", pv, descale_s, by_s, &ops[k++], why, len) ||
+            fsd_times(s, "operation P V * descale V", by_s, descale_v, by_v, &ops[k++], why, len) ||
+            fsd_reduction(s, "operation amax of O", CUDNN_REDUCE_TENSOR_AMAX, by_v, amax_o, &ops[k++], why, len) ||
+            fsd_times(s, "operation O = P V * scale O", by_v, scale_o, o, &ops[k++], why, len))
             return -1;
     }
 
     s->what = "operation graph";
-    if (create(s, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, graph, why, len))
+    if (fsd_create(s, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, graph, why, len))
         return -1;
     SET(*graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &s->handle);
     SET(*graph, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, k, ops);
     FINALIZE(*graph);
     return 0;
-}
-
-/* The engine's global index in cuDNN's list (the record names it), or -1. */
-static int64_t engine_index(const cudnn_state *s, cudnn_desc cfg)
-{
-    cudnn_desc engine;
-    int64_t n, index = -1;
-    if (s->api.cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &engine) != CUDNN_STATUS_SUCCESS)
-        return -1;
-    if (s->api.cudnnBackendGetAttribute(cfg, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n,
-                                        &engine) != CUDNN_STATUS_SUCCESS ||
-        s->api.cudnnBackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &n, &index) !=
-            CUDNN_STATUS_SUCCESS)
-        index = -1;
-    s->api.cudnnBackendDestroyDescriptor(engine);
-    return index;
-}
-
-/* The engine configurations heuristics mode A offers for the graph, best
- * first, in *cfgs (count of them in *got). */
-static int engine_configs(cudnn_state *s, cudnn_desc graph, cudnn_desc **cfgs, int64_t *got, char *why, size_t len)
-{
-    const int mode = CUDNN_HEUR_MODE_A;
-    cudnn_desc heur;
-    int64_t count = 0;
-    s->what = "engine heuristics (mode A)";
-    if (create(s, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur, why, len))
-        return -1;
-    SET(heur, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
-    SET(heur, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode);
-    FINALIZE(heur);
-    CUDNN_CHECK(s->api.cudnnBackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0,
-                                                &count, NULL),
-                "cudnnBackendGetAttribute(CUDNN_ATTR_ENGINEHEUR_RESULTS) for the count");
-    if (count < 1)
-        return fs_fail(why, len, "%s: heuristics mode A offers no engine for this attention graph", s->api.note);
-    if (!(*cfgs = calloc((size_t)count, sizeof **cfgs)))
-        return fs_fail(why, len, "out of memory for %lld engine configurations", (long long)count);
-    for (int64_t i = 0; i < count; i++)
-        if (create(s, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, &(*cfgs)[i], why, len))
-            return -1;
-    CUDNN_CHECK(s->api.cudnnBackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-                                                count, got, *cfgs),
-                "cudnnBackendGetAttribute(CUDNN_ATTR_ENGINEHEUR_RESULTS)");
-    return 0;
-}
-
-/* An execution plan for one engine configuration: 0 and *plan when it
- * finalizes, 1 with the refusal in `refusal` when cuDNN declines, -1 on
- * any other failure. */
-static int try_plan(cudnn_state *s, cudnn_desc cfg, cudnn_desc *plan, char *refusal, size_t rlen, char *why,
-                    size_t len)
-{
-    s->what = "execution plan";
-    if (create(s, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, plan, why, len))
-        return -1;
-    SET(*plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &s->handle);
-    SET(*plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
-    cudnn_status st = s->api.cudnnBackendFinalize(*plan);
-    if (st == CUDNN_STATUS_SUCCESS)
-        return 0;
-    char last[512] = "";
-    s->api.cudnnGetLastErrorString(last, sizeof last);
-    snprintf(refusal, rlen, "engine %lld: %s%s%s", (long long)engine_index(s, cfg), s->api.cudnnGetErrorString(st),
-             *last ? ", " : "", last);
-    return 1;
-}
-
-/* Heuristics mode A, and the first candidate that finalizes becomes s->plan,
- * as the frontend's build_plans does. */
-static int choose_plan(cudnn_state *s, cudnn_desc graph, int64_t *engine, int64_t *rank, char *why, size_t len)
-{
-    cudnn_desc *cfgs = NULL;
-    int64_t got = 0;
-    int rc = engine_configs(s, graph, &cfgs, &got, why, len);
-    /* The first refusal is the one worth reading when none finalizes. */
-    char first[768] = "", later[768];
-    for (int64_t i = 0; i < got && rc == 0 && !s->plan; i++) {
-        cudnn_desc plan;
-        int r = try_plan(s, cfgs[i], &plan, *first ? later : first, sizeof first, why, len);
-        if (r < 0)
-            rc = -1;
-        else if (r == 0) {
-            s->plan = plan;
-            *engine = engine_index(s, cfgs[i]);
-            *rank = i + 1;
-        }
-    }
-    free(cfgs);
-    if (rc == 0 && !s->plan)
-        rc = fs_fail(why, len, "%s: none of the %lld engines from heuristics mode A builds a plan for this "
-                     "attention graph; the first refused with %s", s->api.note, (long long)got, first);
-    return rc;
-}
-
-static void release(cudnn_state *s)
-{
-    for (int i = s->ndescs; i-- > 0;)
-        s->api.cudnnBackendDestroyDescriptor(s->descs[i]);
-    free(s->descs);
-    if (s->workspace)
-        cudaFree(s->workspace);
-    if (s->handle)
-        s->api.cudnnDestroy(s->handle);
-    /* The library stays loaded for the process: its kernels stay resident
-     * in the CUDA context, and a later problem reuses the same copy. */
-    free(s);
 }
 
 /* Handle, graph, plan, workspace and variant pack: everything before launch.
@@ -560,7 +202,7 @@ static int build(cudnn_state *s, const fs_problem *p, int fp8, char *why, size_t
     s->what = "the handle (first GPU call)";
     CUDNN_CHECK(s->api.cudnnCreate(&s->handle), "cudnnCreate");
     CUDNN_CHECK(s->api.cudnnSetStream(s->handle, p->stream), "cudnnSetStream");
-    if (build_graph(s, p, fp8, &graph, why, len) || choose_plan(s, graph, &engine, &rank, why, len))
+    if (build_graph(s, p, fp8, &graph, why, len) || fsd_choose_plan(s, graph, &engine, &rank, why, len))
         return -1;
     s->what = "execution plan";
     CUDNN_CHECK(s->api.cudnnBackendGetAttribute(s->plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64,
@@ -594,7 +236,7 @@ static int build(cudnn_state *s, const fs_problem *p, int fp8, char *why, size_t
         ptrs[count++] = &s->mask_value;
     }
     s->what = "variant pack";
-    if (create(s, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &s->pack, why, len))
+    if (fsd_create(s, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &s->pack, why, len))
         return -1;
     SET(s->pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, count, uids);
     SET(s->pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, count, ptrs);
@@ -625,12 +267,12 @@ static int setup_graph(fs_problem *p, int fp8, char *why, size_t len)
     cudnn_state *s = calloc(1, sizeof *s);
     if (!s)
         return fs_fail(why, len, "out of memory for the cuDNN state");
-    int rc = load(&s->api, why, len);
+    int rc = fsd_load(&s->api, why, len);
     if (rc == 0 && (rc = build(s, p, fp8, why, len)) == 0) {
         p->state = s;
         return 0;
     }
-    release(s);
+    fsd_release(s);
     return rc;
 }
 
@@ -639,7 +281,7 @@ static int setup(fs_problem *p, const fs_plan *pl, char *why, size_t len) { retu
 static void teardown(fs_problem *p)
 {
     if (p->state)
-        release(p->state);
+        fsd_release(p->state);
     p->state = NULL;
 }
 
@@ -671,7 +313,7 @@ const fs_variant fs_variant_cudnn = {
     .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
-    .probe = probe,
+    .probe = fsd_probe,
     .setup = setup,
     .teardown = teardown,
     .launch = launch,
@@ -740,7 +382,7 @@ const fs_variant fs_variant_cudnn_fp8 = {
     .operands = FS_OPERANDS_E4M3,
     .stops_at_diagonal = 1,
     .plan = plan_fp8,
-    .probe = probe,
+    .probe = fsd_probe,
     .setup = setup_fp8,
     .teardown = teardown,
     .prepare = prepare_fp8,
