@@ -19,7 +19,10 @@
  * Inference: the softmax statistics (max + log sum) stay a virtual tensor, as
  * the frontend leaves them, so they need no memory. Q, K, V, O and P are
  * of the problem's element type (CUDNN_DATA_HALF or CUDNN_DATA_BFLOAT16);
- * S, the softmax and the products' accumulation are fp32. */
+ * S, the softmax and the products' accumulation are fp32.
+ *
+ * cudnn_fp8, at the end, is the same graph in e4m3 with the scales of the
+ * frontend's sdpa_fp8 node; the backend plumbing is cudnn_backend.h's. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
