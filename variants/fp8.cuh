@@ -78,6 +78,26 @@ static inline cudaError_t fs_fp8_prepare(const fs_problem *p)
     return fs_fp8_quantize_qkv(p, st->q, st->k, st->v, fs_fp8_amax_of(p->workspace));
 }
 
+/* The block-scaled FP8 steps (23 on): Q and K scaled by blocks of
+ * FS_FP8_BLOCK rows of a head (a tile's query rows, a key block), V per
+ * tensor. Their workspace: 22's, then Q's block descales [B][Hq][blocks],
+ * then K's [B][Hkv][blocks]. */
+#define FS_FP8_BLOCK 128
+__host__ __device__ __forceinline__ float *fs_fp8_q_descale_of(void *workspace) { return fs_fp8_amax_of(workspace) + 3; }
+static inline size_t fs_fp8_block_workspace(const fs_problem *p)
+{
+    const size_t blocks = (size_t)p->batch * (p->heads_q + p->heads_kv) * fs_cdiv(p->seq, FS_FP8_BLOCK);
+    return FS_FP8_WORKSPACE + blocks * sizeof(float);
+}
+
+static inline cudaError_t fs_fp8_prepare_blocks(const fs_problem *p)
+{
+    const fs_fp8_state *st = (const fs_fp8_state *)p->state;
+    float *qd = fs_fp8_q_descale_of(p->workspace);
+    float *kd = qd + (size_t)p->batch * p->heads_q * fs_cdiv(p->seq, FS_FP8_BLOCK);
+    return fs_fp8_quantize_blocks(p, FS_FP8_BLOCK, st->q, st->k, st->v, qd, kd, &fs_fp8_amax_of(p->workspace)[2]);
+}
+
 static inline void fs_fp8_teardown(fs_problem *p)
 {
     fs_fp8_state *st = (fs_fp8_state *)p->state;

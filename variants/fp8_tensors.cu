@@ -57,6 +57,59 @@ extern "C" cudaError_t fs_fp8_quantize_qkv(const fs_problem *p, void *q8, void *
                                : quantize_qkv<__half>(p, q8, k8, v8, amax);
 }
 
+/* One block of threads per block of `rows` rows of a head (x packed,
+ * [heads][n][d]): the block's amax, its descale, then its rows in e4m3. */
+template <typename T>
+__global__ void fs_fp8_quantize_block(const T *x, int n, int d, int rows, float *descale, __nv_fp8_e4m3 *q)
+{
+    __shared__ float warp_max[32];
+    const int blocks = (n + rows - 1) / rows, head = blockIdx.x / blocks, r0 = blockIdx.x % blocks * rows;
+    const size_t begin = ((size_t)head * n + r0) * d, count = (size_t)min(rows, n - r0) * d;
+    float m = 0.f;
+    for (size_t i = threadIdx.x; i < count; i += blockDim.x)
+        m = fmaxf(m, fabsf(fs_to_float(x[begin + i])));
+    for (int o = 16; o > 0; o /= 2)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    if (threadIdx.x % 32 == 0)
+        warp_max[threadIdx.x / 32] = m;
+    __syncthreads();
+    m = 0.f;
+    for (int w = 0; w < blockDim.x / 32; w++)
+        m = fmaxf(m, warp_max[w]);
+    /* A block of zeros keeps a descale of 1/448: its e4m3 copy is zeros too. */
+    const float amax = m > 0.f ? m : 1.f;
+    if (threadIdx.x == 0)
+        descale[blockIdx.x] = amax / FS_E4M3_MAX;
+    const float scale = FS_E4M3_MAX / amax;
+    for (size_t i = threadIdx.x; i < count; i += blockDim.x)
+        q[begin + i] = __nv_fp8_e4m3(fs_to_float(x[begin + i]) * scale);
+}
+
+template <typename T>
+static cudaError_t quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8, float *q_descale,
+                                   float *k_descale, float *v_amax)
+{
+    const int blocks = (p->seq + rows - 1) / rows;
+    fs_fp8_quantize_block<T><<<p->batch * p->heads_q * blocks, 256, 0, p->stream>>>(
+        (const T *)p->q, p->seq, p->head_dim, rows, q_descale, (__nv_fp8_e4m3 *)q8);
+    fs_fp8_quantize_block<T><<<p->batch * p->heads_kv * blocks, 256, 0, p->stream>>>(
+        (const T *)p->k, p->seq, p->head_dim, rows, k_descale, (__nv_fp8_e4m3 *)k8);
+    const size_t nv = fs_fp8_elems(p, p->heads_kv);
+    cudaError_t e = cudaMemsetAsync(v_amax, 0, sizeof(float), p->stream);
+    if (e != cudaSuccess)
+        return e;
+    fs_fp8_amax<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)p->v, nv, (unsigned *)v_amax);
+    fs_fp8_quantize<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)p->v, nv, v_amax, (__nv_fp8_e4m3 *)v8);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8,
+                                              float *q_descale, float *k_descale, float *v_amax)
+{
+    return p->dtype == FS_BF16 ? quantize_blocks<__nv_bfloat16>(p, rows, q8, k8, v8, q_descale, k_descale, v_amax)
+                               : quantize_blocks<__half>(p, rows, q8, k8, v8, q_descale, k_descale, v_amax);
+}
+
 /* o8 ([B][Hq][N][D] packed) * descale into o at p's strides. */
 template <typename T>
 __global__ void fs_fp8_dequantize(fs_problem p, const __nv_fp8_e4m3 *o8, const float *descale)

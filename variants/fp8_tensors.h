@@ -30,6 +30,14 @@ size_t fs_fp8_elems(const fs_problem *p, int heads);
  * packs). Returns cudaGetLastError(). */
 cudaError_t fs_fp8_quantize_qkv(const fs_problem *p, void *q8, void *k8, void *v8, float *amax);
 
+/* Enqueued on p->stream: Q and K quantized by blocks of `rows` rows of one
+ * head (a block's amax maps to 448), each block's descale (amax / 448) into
+ * q_descale ([B][Hq][blocks]) and k_descale ([B][Hkv][blocks]), blocks =
+ * ceil(N / rows); V per tensor as fs_fp8_quantize_qkv, its amax into
+ * *v_amax. */
+cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8, float *q_descale,
+                                   float *k_descale, float *v_amax);
+
 /* Enqueued on p->stream: the e4m3 output o8 ([B][Hq][N][D] packed) times
  * *descale (a device float) into p->o, of p's type. */
 cudaError_t fs_fp8_dequantize_o(const fs_problem *p, const void *o8, const float *descale);
