@@ -29,7 +29,7 @@ typedef struct {
  * the marker ends, at the label's side that faces the marker. */
 typedef struct {
     double x, y, lx, ly, ex;
-    char text[8];
+    char text[16];
 } fsr_roof_label;
 
 /* The heading's rows: the title's, the subtitle's, the run's. */

@@ -142,7 +142,7 @@ int fsr_chart_accuracy(chart_ctx *c)
         p[k] = (fsr_roof_label){.x = log10(e), .y = log10(tf)};
         char num[16];
         snprintf(num, sizeof num, "%02d", fsr_number(r, i));
-        snprintf(p[k].text, sizeof p[k].text, "%.7s", r->peer[i] ? fsr_cell(r, i, "slug") : num);
+        snprintf(p[k].text, sizeof p[k].text, "%.15s", r->peer[i] ? fsr_cell(r, i, "slug") : num);
         xlo = fmin(xlo, p[k].x), xhi = fmax(xhi, p[k].x), ylo = fmin(ylo, p[k].y), yhi = fmax(yhi, p[k].y);
         series[k] = s;
         rows[k++] = i;
