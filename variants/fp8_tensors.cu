@@ -1,5 +1,6 @@
-/* The kernels of fp8_tensors.h: grid-stride loops over whole tensors, run
- * outside every timed and profiled region. */
+/* The kernels of fp8_tensors.h, run outside every timed and profiled
+ * region: grid-stride loops over whole tensors, and a block of threads per
+ * block of rows where each block has its own scale. */
 #include <cuda_fp8.h>
 #include "common.cuh"
 #include "fp8_tensors.h"
