@@ -105,7 +105,7 @@ int fsd_matmul(cudnn_state *s, const char *what, cudnn_desc a, cudnn_desc b, cud
 int fsd_reduction(cudnn_state *s, const char *what, int reduce, cudnn_desc x, cudnn_desc y, cudnn_desc *op,
                      char *why, size_t len);
 
-/* A scale tensor of the FP8 graph: one fp32 in device memory. */
+/* A one-element fp32 tensor in device memory (the FP8 graph's scales and amax). */
 int fsd_scalar(cudnn_state *s, const char *what, int64_t uid, cudnn_desc *t, char *why, size_t len);
 
 /* y = x * b, in fp32. */
