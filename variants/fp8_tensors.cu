@@ -36,20 +36,26 @@ __global__ void fs_fp8_quantize(const T *x, size_t n, const float *amax, __nv_fp
         q[i] = __nv_fp8_e4m3(fs_to_float(x[i]) * scale);
 }
 
+/* x[0..n) into e4m3 at q by 448 / its amax, which goes to *amax. */
+template <typename T>
+static cudaError_t quantize_tensor(const fs_problem *p, const void *x, size_t n, float *amax, void *q)
+{
+    cudaError_t e = cudaMemsetAsync(amax, 0, sizeof(float), p->stream);
+    if (e != cudaSuccess)
+        return e;
+    fs_fp8_amax<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)x, n, (unsigned *)amax);
+    fs_fp8_quantize<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)x, n, amax, (__nv_fp8_e4m3 *)q);
+    return cudaGetLastError();
+}
+
 template <typename T>
 static cudaError_t quantize_qkv(const fs_problem *p, void *q8, void *k8, void *v8, float *amax)
 {
-    const void *in[3] = {p->q, p->k, p->v};
-    void *out[3] = {q8, k8, v8};
-    const size_t n[3] = {fs_fp8_elems(p, p->heads_q), fs_fp8_elems(p, p->heads_kv), fs_fp8_elems(p, p->heads_kv)};
-    cudaError_t e = cudaMemsetAsync(amax, 0, 3 * sizeof(float), p->stream);
-    for (int i = 0; i < 3 && e == cudaSuccess; i++) {
-        fs_fp8_amax<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)in[i], n[i], (unsigned *)&amax[i]);
-        fs_fp8_quantize<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)in[i], n[i], &amax[i],
-                                                               (__nv_fp8_e4m3 *)out[i]);
-        e = cudaGetLastError();
-    }
-    return e;
+    const size_t nq = fs_fp8_elems(p, p->heads_q), nkv = fs_fp8_elems(p, p->heads_kv);
+    cudaError_t e = quantize_tensor<T>(p, p->q, nq, &amax[0], q8);
+    if (e == cudaSuccess)
+        e = quantize_tensor<T>(p, p->k, nkv, &amax[1], k8);
+    return e == cudaSuccess ? quantize_tensor<T>(p, p->v, nkv, &amax[2], v8) : e;
 }
 
 extern "C" cudaError_t fs_fp8_quantize_qkv(const fs_problem *p, void *q8, void *k8, void *v8, float *amax)
@@ -95,13 +101,8 @@ static cudaError_t quantize_blocks(const fs_problem *p, int rows, void *q8, void
         (const T *)p->q, p->seq, p->head_dim, rows, q_descale, (__nv_fp8_e4m3 *)q8);
     fs_fp8_quantize_block<T><<<p->batch * p->heads_kv * blocks, 256, 0, p->stream>>>(
         (const T *)p->k, p->seq, p->head_dim, rows, k_descale, (__nv_fp8_e4m3 *)k8);
-    const size_t nv = fs_fp8_elems(p, p->heads_kv);
-    cudaError_t e = cudaMemsetAsync(v_amax, 0, sizeof(float), p->stream);
-    if (e != cudaSuccess)
-        return e;
-    fs_fp8_amax<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)p->v, nv, (unsigned *)v_amax);
-    fs_fp8_quantize<T><<<FS_FP8_GRID, 256, 0, p->stream>>>((const T *)p->v, nv, v_amax, (__nv_fp8_e4m3 *)v8);
-    return cudaGetLastError();
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? quantize_tensor<T>(p, p->v, fs_fp8_elems(p, p->heads_kv), v_amax, v8) : e;
 }
 
 extern "C" cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8,
@@ -111,11 +112,10 @@ extern "C" cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, voi
                                : quantize_blocks<__half>(p, rows, q8, k8, v8, q_descale, k_descale, v_amax);
 }
 
-/* o8 ([B][Hq][N][D] packed) * descale into o at p's strides. */
+/* o8 ([B][Hq][N][D] packed, n elements) * descale into o at p's strides. */
 template <typename T>
-__global__ void fs_fp8_dequantize(fs_problem p, const __nv_fp8_e4m3 *o8, const float *descale)
+__global__ void fs_fp8_dequantize(fs_problem p, size_t n, const __nv_fp8_e4m3 *o8, const float *descale)
 {
-    const size_t n = (size_t)p.batch * p.heads_q * p.seq * p.head_dim;
     const float s = *descale;
     T *o = (T *)p.o;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
@@ -127,10 +127,11 @@ __global__ void fs_fp8_dequantize(fs_problem p, const __nv_fp8_e4m3 *o8, const f
 
 extern "C" cudaError_t fs_fp8_dequantize_o(const fs_problem *p, const void *o8, const float *descale)
 {
+    const size_t n = fs_fp8_elems(p, p->heads_q);
     if (p->dtype == FS_BF16)
-        fs_fp8_dequantize<__nv_bfloat16><<<FS_FP8_GRID, 256, 0, p->stream>>>(*p, (const __nv_fp8_e4m3 *)o8, descale);
+        fs_fp8_dequantize<__nv_bfloat16><<<FS_FP8_GRID, 256, 0, p->stream>>>(*p, n, (const __nv_fp8_e4m3 *)o8, descale);
     else
-        fs_fp8_dequantize<__half><<<FS_FP8_GRID, 256, 0, p->stream>>>(*p, (const __nv_fp8_e4m3 *)o8, descale);
+        fs_fp8_dequantize<__half><<<FS_FP8_GRID, 256, 0, p->stream>>>(*p, n, (const __nv_fp8_e4m3 *)o8, descale);
     return cudaGetLastError();
 }
 
