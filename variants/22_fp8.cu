@@ -436,7 +436,7 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     pl->grid = dim3(p->sms > 0 && p->sms < tiles ? p->sms : tiles);
     pl->block = dim3((bm / 16 + PRODUCERS) * 32);
     pl->smem_dynamic = smem_bytes<128, 128>();
-    pl->workspace_bytes = FS_FP8_WORKSPACE; /* the scheduler's counters and the three amax */
+    pl->workspace_bytes = fs_fp8_with_copies(p, FS_FP8_WORKSPACE); /* the scheduler's counters, the three amax, the e4m3 copies */
     pl->launches = 1;
     return NULL;
 }
@@ -462,7 +462,7 @@ extern "C" const fs_variant fs_variant_22 = {
     .stops_at_diagonal = 1,
     .plan = plan,
     .setup = fs_fp8_setup,
-    .teardown = fs_fp8_teardown,
+    .teardown = fs_tma_teardown,
     .prepare = fs_fp8_prepare,
     .launch = fs_launch_maps,
 };

@@ -60,15 +60,24 @@ __device__ __forceinline__ void fs_wgmma_rs_e4m3(float c[16][4], const uint32_t 
 }
 
 /* What an FP8 step's setup makes: its tensor maps (first, for
- * fs_launch_maps) over the e4m3 copies of Q, K and V, and O's over p->o. */
+ * fs_launch_maps) over the e4m3 copies of Q, K and V, and O's over p->o;
+ * the copies, at the workspace's end (fs_fp8_with_copies). */
 typedef struct {
     fs_tma_maps maps;
     __nv_fp8_e4m3 *q, *k, *v;
 } fs_fp8_state;
 
-/* The workspace of an FP8 step: the tile counters, then Q's, K's and V's amax. */
+/* The workspace of an FP8 step: the tile counters, then Q's, K's and V's
+ * amax, then (fs_fp8_with_copies) the e4m3 copies. */
 #define FS_FP8_WORKSPACE (2 * sizeof(int) + 3 * sizeof(float))
 __host__ __device__ __forceinline__ float *fs_fp8_amax_of(void *workspace) { return (float *)((int *)workspace + 2); }
+
+/* The workspace bytes of an FP8 step whose own part takes `head` bytes: the
+ * e4m3 copies of Q, K and V follow it, where peak_mem_bytes counts them. */
+static inline size_t fs_fp8_with_copies(const fs_problem *p, size_t head)
+{
+    return fs_fp8_copies_at(p, head, 0).end;
+}
 
 /* The prepare of an FP8 step: Q, K and V into their e4m3 copies, their amax
  * into the workspace. */
@@ -80,8 +89,8 @@ static inline cudaError_t fs_fp8_prepare(const fs_problem *p)
 
 /* The block-scaled FP8 steps (23 on): Q and K scaled by blocks of
  * FS_FP8_BLOCK rows of a head (a tile's query rows, a key block), V per
- * tensor. Their workspace: 22's, then Q's block descales [B][Hq][blocks],
- * then K's [B][Hkv][blocks]. */
+ * tensor. Their workspace's own part: 22's, then Q's block descales
+ * [B][Hq][blocks], then K's [B][Hkv][blocks]. */
 #define FS_FP8_BLOCK 128
 __host__ __device__ __forceinline__ float *fs_fp8_q_descale_of(void *workspace) { return fs_fp8_amax_of(workspace) + 3; }
 static inline size_t fs_fp8_block_workspace(const fs_problem *p)
@@ -98,20 +107,10 @@ static inline cudaError_t fs_fp8_prepare_blocks(const fs_problem *p)
     return fs_fp8_quantize_blocks(p, FS_FP8_BLOCK, st->q, st->k, st->v, qd, kd, &fs_fp8_amax_of(p->workspace)[2]);
 }
 
-static inline void fs_fp8_teardown(fs_problem *p)
-{
-    fs_fp8_state *st = (fs_fp8_state *)p->state;
-    if (st) {
-        cudaFree(st->q);
-        cudaFree(st->k);
-        cudaFree(st->v);
-    }
-    fs_tma_teardown(p);
-}
-
 /* The setup of an FP8 step: the tile counters zeroed, the shared-memory
- * limit, the e4m3 buffers and the maps (Q boxes of the plan's bm rows, K's
- * and V's of bn, O's of 64, as the 16-bit steps'). */
+ * limit, and the maps (Q boxes of the plan's bm rows, K's and V's of bn, O's
+ * of 64, as the 16-bit steps') over the e4m3 copies, which end the plan's
+ * workspace. */
 static inline int fs_fp8_setup(fs_problem *p, const fs_plan *pl, char *why, size_t whylen)
 {
     if (fs_tile_counter_zero(p, pl, why, whylen))
@@ -119,28 +118,22 @@ static inline int fs_fp8_setup(fs_problem *p, const fs_plan *pl, char *why, size
     int rc = fs_setup_smem(p, pl, why, whylen);
     if (rc)
         return rc;
-    cudaError_t e;
     fs_fp8_state *st = (fs_fp8_state *)aligned_alloc(64, sizeof(fs_fp8_state));
     if (!st) {
         snprintf(why, whylen, "out of host memory");
         return -1;
     }
-    memset(st, 0, sizeof *st);
     p->state = st;
-    const size_t nq = fs_fp8_elems(p, p->heads_q), nkv = fs_fp8_elems(p, p->heads_kv);
-    if ((e = cudaMalloc((void **)&st->q, nq)) != cudaSuccess || (e = cudaMalloc((void **)&st->k, nkv)) != cudaSuccess ||
-        (e = cudaMalloc((void **)&st->v, nkv)) != cudaSuccess) {
-        cudaGetLastError();
-        fs_fp8_teardown(p);
-        snprintf(why, whylen, "allocating the e4m3 copies of Q, K and V: %s", cudaGetErrorString(e));
-        return -1;
-    }
+    const fs_fp8_copies c = fs_fp8_copies_at(p, pl->workspace_bytes - fs_fp8_copies_at(p, 0, 0).end, 0);
+    st->q = (__nv_fp8_e4m3 *)((char *)p->workspace + c.q);
+    st->k = (__nv_fp8_e4m3 *)((char *)p->workspace + c.k);
+    st->v = (__nv_fp8_e4m3 *)((char *)p->workspace + c.v);
     const int hq = p->batch * p->heads_q, hkv = p->batch * p->heads_kv;
     if (fs_tma_map(&st->maps.q, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->q, hq, p->seq, p->head_dim, pl->bm, why, whylen) ||
         fs_tma_map(&st->maps.k, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->k, hkv, p->seq, p->head_dim, pl->bn, why, whylen) ||
         fs_tma_map(&st->maps.v, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->v, hkv, p->seq, p->head_dim, pl->bn, why, whylen) ||
         fs_tma_map16(&st->maps.o, p->dtype, p->o, hq, p->seq, p->head_dim, 64, why, whylen)) {
-        fs_fp8_teardown(p);
+        fs_tma_teardown(p);
         return -1;
     }
     return 0;

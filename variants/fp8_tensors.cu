@@ -13,6 +13,20 @@ size_t fs_fp8_elems(const fs_problem *p, int heads)
     return (size_t)p->batch * heads * p->seq * p->head_dim;
 }
 
+static size_t align256(size_t x) { return (x + 255) / 256 * 256; }
+
+fs_fp8_copies fs_fp8_copies_at(const fs_problem *p, size_t at, int with_o)
+{
+    const size_t nq = align256(fs_fp8_elems(p, p->heads_q)), nkv = align256(fs_fp8_elems(p, p->heads_kv));
+    fs_fp8_copies c;
+    c.q = align256(at);
+    c.k = c.q + nq;
+    c.v = c.k + nkv;
+    c.o = c.v + nkv;
+    c.end = c.o + (with_o ? nq : 0);
+    return c;
+}
+
 /* The largest magnitude of x[0..n) into *amax (a float's bits, which order
  * as unsigned integers for non-negative values; *amax starts at 0). */
 template <typename T>

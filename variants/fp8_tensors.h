@@ -24,6 +24,15 @@ extern "C" {
 /* The elements of p's Q (heads = heads_q) or of its K or V (heads_kv). */
 size_t fs_fp8_elems(const fs_problem *p, int heads);
 
+/* Where a variant keeps the e4m3 copies of Q, K and V, and of O if it writes
+ * one, in the workspace the harness allocates (so that peak_mem_bytes counts
+ * them): byte offsets from `at` on, each 256-byte aligned; end, the first
+ * byte after them, is aligned too (o = end without O). */
+typedef struct {
+    size_t q, k, v, o, end;
+} fs_fp8_copies;
+fs_fp8_copies fs_fp8_copies_at(const fs_problem *p, size_t at, int with_o);
+
 /* Enqueued on p->stream: amax[0], [1], [2] the largest magnitudes of Q, K and
  * V (device floats), and each tensor times 448 / its amax into e4m3 at q8,
  * k8, v8 (a byte per element, in the inputs' layout, which the contract

@@ -44,28 +44,11 @@ enum {
 
 #define MAX_OPS 24
 
-/* Where the FP8 peer keeps its tensors, in the workspace the harness
- * allocates (so that peak_mem_bytes counts them): the e4m3 copies of Q, K
- * and V, its e4m3 O, and its floats (Q's, K's and V's amax, the graph's seven
- * scales, the amax of P and of O), each 256-byte aligned. */
-typedef struct {
-    size_t q, k, v, o, floats, bytes;
-} fp8_layout;
+/* The FP8 peer's tensors in the workspace the harness allocates: the e4m3
+ * copies of Q, K, V and O (fs_fp8_copies_at), then its floats (Q's, K's and
+ * V's amax, the graph's seven scales, the amax of P and of O) from end on. */
 enum { FP8_AMAX = 0, FP8_SCALES = 3, FP8_AMAX_S = 10, FP8_AMAX_O = 11, FP8_FLOATS = 12 };
-
-static fp8_layout fp8_layout_of(const fs_problem *p)
-{
-    const size_t nq = fs_fp8_elems(p, p->heads_q), nkv = fs_fp8_elems(p, p->heads_kv);
-#define FS_ALIGN256(x) (((x) + 255) / 256 * 256)
-    fp8_layout l = {.q = 0};
-    l.k = l.q + FS_ALIGN256(nq);
-    l.v = l.k + FS_ALIGN256(nkv);
-    l.o = l.v + FS_ALIGN256(nkv);
-    l.floats = l.o + FS_ALIGN256(nq);
-    l.bytes = l.floats + FP8_FLOATS * sizeof(float);
-#undef FS_ALIGN256
-    return l;
-}
+#define FP8_LAYOUT(p) fs_fp8_copies_at((p), 0, 1)
 
 /* The operation graph of SDPA forward for p, finalized, in *graph. fp8: the
  * graph of cudnn-frontend's sdpa_fp8 node: Q, K and V in e4m3, S descaled by
@@ -192,7 +175,7 @@ static int build_graph(cudnn_state *s, const fs_problem *p, int fp8, cudnn_desc 
 }
 
 /* Handle, graph, plan, workspace and variant pack: everything before launch.
- * fp8: the FP8 graph, over the tensors in p's workspace (fp8_layout). */
+ * fp8: the FP8 graph, over the tensors in p's workspace (FP8_LAYOUT). */
 static int build(cudnn_state *s, const fs_problem *p, int fp8, char *why, size_t len)
 {
     cudnn_desc graph;
@@ -221,9 +204,9 @@ static int build(cudnn_state *s, const fs_problem *p, int fp8, char *why, size_t
     void *ptrs[14] = {(void *)p->q, (void *)p->k, (void *)p->v, p->o, &s->scale};
     int64_t count = 5;
     if (fp8) {
-        const fp8_layout l = fp8_layout_of(p);
+        const fs_fp8_copies l = FP8_LAYOUT(p);
         char *w = p->workspace;
-        float *f = (float *)(w + l.floats);
+        float *f = (float *)(w + l.end);
         ptrs[0] = w + l.q, ptrs[1] = w + l.k, ptrs[2] = w + l.v, ptrs[3] = w + l.o;
         /* The six scales the graph reads (O's descale is finish's), then its
          * two amax outputs. */
@@ -335,7 +318,7 @@ static const char *plan_fp8(const fs_problem *p, fs_plan *pl)
     const char *no = plan(p, pl);
     if (no)
         return no;
-    pl->workspace_bytes = fp8_layout_of(p).bytes;
+    pl->workspace_bytes = FP8_LAYOUT(p).end + FP8_FLOATS * sizeof(float);
     return NULL;
 }
 
@@ -353,23 +336,23 @@ static int setup_fp8(fs_problem *p, const fs_plan *pl, char *why, size_t len)
  * so that an element cuDNN does not write fails validation. */
 static cudaError_t prepare_fp8(const fs_problem *p)
 {
-    const fp8_layout l = fp8_layout_of(p);
+    const fs_fp8_copies l = FP8_LAYOUT(p);
     char *w = p->workspace;
-    float *f = (float *)(w + l.floats);
+    float *f = (float *)(w + l.end);
     cudaError_t e = fs_fp8_quantize_qkv(p, w + l.q, w + l.k, w + l.v, &f[FP8_AMAX]);
     if (e == cudaSuccess)
         e = fs_fp8_graph_scales(&f[FP8_AMAX], &f[FP8_SCALES], p->stream);
     if (e == cudaSuccess)
-        e = cudaMemsetAsync(w + l.o, 0xFF, l.floats - l.o, p->stream);
+        e = cudaMemsetAsync(w + l.o, 0xFF, l.end - l.o, p->stream);
     return e;
 }
 
 /* O = its e4m3 times O's descale. */
 static cudaError_t finish_fp8(const fs_problem *p)
 {
-    const fp8_layout l = fp8_layout_of(p);
+    const fs_fp8_copies l = FP8_LAYOUT(p);
     char *w = p->workspace;
-    return fs_fp8_dequantize_o(p, w + l.o, (const float *)(w + l.floats) + FP8_SCALES + 6);
+    return fs_fp8_dequantize_o(p, w + l.o, (const float *)(w + l.end) + FP8_SCALES + 6);
 }
 
 const fs_variant fs_variant_cudnn_fp8 = {
