@@ -89,7 +89,7 @@ for s in $steps; do
     case $s in
     # FlashAttention-3's own benchmark builds beside ours (fa3-bench runs it).
     build)      [ -n "${FA3_DIR:-}" ] && { fa3_bench_build & bench_build=$!; }
-                step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults ;;
+                step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults build/tests/gpu_fp8 ;;
     # The PTX-only build, which the driver JIT-compiles: what a GPU newer
     # than every target runs.
     test-gpu-ptx) step test-gpu-ptx 300 env -u FA3_DIR make --no-print-directory -j"$(nproc)" BUILD=build-ptx CODE=compute test-gpu ;;

@@ -99,13 +99,17 @@ static inline size_t fs_fp8_block_workspace(const fs_problem *p)
     return FS_FP8_WORKSPACE + blocks * sizeof(float);
 }
 
-static inline cudaError_t fs_fp8_prepare_blocks(const fs_problem *p)
+static inline cudaError_t fs_fp8_quantize_by_blocks(const fs_problem *p, int rotate)
 {
     const fs_fp8_state *st = (const fs_fp8_state *)p->state;
     float *qd = fs_fp8_q_descale_of(p->workspace);
     float *kd = qd + (size_t)p->batch * p->heads_q * fs_cdiv(p->seq, FS_FP8_BLOCK);
-    return fs_fp8_quantize_blocks(p, FS_FP8_BLOCK, st->q, st->k, st->v, qd, kd, &fs_fp8_amax_of(p->workspace)[2]);
+    return fs_fp8_quantize_blocks(p, FS_FP8_BLOCK, rotate, st->q, st->k, st->v, qd, kd,
+                                  &fs_fp8_amax_of(p->workspace)[2]);
 }
+static inline cudaError_t fs_fp8_prepare_blocks(const fs_problem *p) { return fs_fp8_quantize_by_blocks(p, 0); }
+/* 24 on: Q's and K's rows rotated by the Walsh-Hadamard matrix first. */
+static inline cudaError_t fs_fp8_prepare_hadamard(const fs_problem *p) { return fs_fp8_quantize_by_blocks(p, 1); }
 
 /* The setup of an FP8 step: the tile counters zeroed, the shared-memory
  * limit, and the maps (Q boxes of the plan's bm rows, K's and V's of bn, O's

@@ -78,52 +78,109 @@ extern "C" cudaError_t fs_fp8_quantize_qkv(const fs_problem *p, void *q8, void *
                                : quantize_qkv<__half>(p, q8, k8, v8, amax);
 }
 
-/* One block of threads per block of `rows` rows of a head (x packed,
- * [heads][n][d]): the block's amax, its descale, then its rows in e4m3. */
+/* A row of a warp: lane holds elements lane + 32 j. */
+#define FS_FP8_ROW 256
+
+/* A row x of d elements (d a power of two from 32 to FS_FP8_ROW) times the
+ * orthonormal Walsh-Hadamard matrix: Sylvester's H of order d (H_2n = [H H;
+ * H -H]) over sqrt(d), symmetric and its own inverse, so that (Q H) (K H)^T
+ * = Q K^T. log2(d) butterfly stages: strides below 32 between lanes, the
+ * others inside one. */
+__device__ void fs_fp8_hadamard(float x[FS_FP8_ROW / 32], int d, int lane)
+{
+    for (int h = 1; h < 32; h *= 2)
+#pragma unroll
+        for (int j = 0; j < FS_FP8_ROW / 32; j++) {
+            const float y = __shfl_xor_sync(0xffffffffu, x[j], h);
+            x[j] = lane & h ? y - x[j] : x[j] + y;
+        }
+#pragma unroll
+    for (int h = 1; h < FS_FP8_ROW / 32; h *= 2)
+#pragma unroll
+        for (int j = 0; j < FS_FP8_ROW / 32; j++)
+            if (32 * h < d && !(j & h)) {
+                const float a = x[j], b = x[j + h];
+                x[j] = a + b;
+                x[j + h] = a - b;
+            }
+    const float norm = 1.f / sqrtf((float)d);
+#pragma unroll
+    for (int j = 0; j < FS_FP8_ROW / 32; j++)
+        x[j] *= norm;
+}
+
+/* Row r of x ([d] elements) into the lane's share of x, rotated or not. */
 template <typename T>
-__global__ void fs_fp8_quantize_block(const T *x, int n, int d, int rows, float *descale, __nv_fp8_e4m3 *q)
+__device__ void fs_fp8_row(const T *x, int d, int rotate, int lane, float v[FS_FP8_ROW / 32])
+{
+#pragma unroll
+    for (int j = 0; j < FS_FP8_ROW / 32; j++)
+        v[j] = 32 * j + lane < d ? fs_to_float(x[32 * j + lane]) : 0.f;
+    if (rotate)
+        fs_fp8_hadamard(v, d, lane);
+}
+
+/* One block of threads per block of `rows` rows of a head (x packed,
+ * [heads][n][d]), a warp a row: the block's amax, its descale, then its rows
+ * in e4m3 (each row rotated first if `rotate`, both times). */
+template <typename T>
+__global__ void fs_fp8_quantize_block(const T *x, int n, int d, int rows, int rotate, float *descale,
+                                      __nv_fp8_e4m3 *q)
 {
     __shared__ float warp_max[32];
     const int blocks = (n + rows - 1) / rows, head = blockIdx.x / blocks, r0 = blockIdx.x % blocks * rows;
-    const size_t begin = ((size_t)head * n + r0) * d, count = (size_t)min(rows, n - r0) * d;
-    float m = 0.f;
-    for (size_t i = threadIdx.x; i < count; i += blockDim.x)
-        m = fmaxf(m, fabsf(fs_to_float(x[begin + i])));
+    const int count = min(rows, n - r0), warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    const size_t begin = ((size_t)head * n + r0) * d;
+    float v[FS_FP8_ROW / 32], m = 0.f;
+    for (int r = warp; r < count; r += warps) {
+        fs_fp8_row(x + begin + (size_t)r * d, d, rotate, lane, v);
+#pragma unroll
+        for (int j = 0; j < FS_FP8_ROW / 32; j++)
+            m = fmaxf(m, fabsf(v[j]));
+    }
     for (int o = 16; o > 0; o /= 2)
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
-    if (threadIdx.x % 32 == 0)
-        warp_max[threadIdx.x / 32] = m;
+    if (lane == 0)
+        warp_max[warp] = m;
     __syncthreads();
     m = 0.f;
-    for (int w = 0; w < blockDim.x / 32; w++)
+    for (int w = 0; w < warps; w++)
         m = fmaxf(m, warp_max[w]);
     /* A block of zeros keeps a descale of 1/448: its e4m3 copy is zeros too. */
     const float amax = m > 0.f ? m : 1.f;
     if (threadIdx.x == 0)
         descale[blockIdx.x] = amax / FS_E4M3_MAX;
     const float scale = FS_E4M3_MAX / amax;
-    for (size_t i = threadIdx.x; i < count; i += blockDim.x)
-        q[begin + i] = __nv_fp8_e4m3(fs_to_float(x[begin + i]) * scale);
+    for (int r = warp; r < count; r += warps) {
+        fs_fp8_row(x + begin + (size_t)r * d, d, rotate, lane, v);
+#pragma unroll
+        for (int j = 0; j < FS_FP8_ROW / 32; j++)
+            if (32 * j + lane < d)
+                q[begin + (size_t)r * d + 32 * j + lane] = __nv_fp8_e4m3(v[j] * scale);
+    }
 }
 
 template <typename T>
-static cudaError_t quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8, float *q_descale,
-                                   float *k_descale, float *v_amax)
+static cudaError_t quantize_blocks(const fs_problem *p, int rows, int rotate, void *q8, void *k8, void *v8,
+                                   float *q_descale, float *k_descale, float *v_amax)
 {
-    const int blocks = (p->seq + rows - 1) / rows;
+    const int d = p->head_dim, blocks = (p->seq + rows - 1) / rows;
+    if (d > FS_FP8_ROW || (rotate ? d < 32 || (d & (d - 1)) : 0))
+        return cudaErrorInvalidValue;
     fs_fp8_quantize_block<T><<<p->batch * p->heads_q * blocks, 256, 0, p->stream>>>(
-        (const T *)p->q, p->seq, p->head_dim, rows, q_descale, (__nv_fp8_e4m3 *)q8);
+        (const T *)p->q, p->seq, d, rows, rotate, q_descale, (__nv_fp8_e4m3 *)q8);
     fs_fp8_quantize_block<T><<<p->batch * p->heads_kv * blocks, 256, 0, p->stream>>>(
-        (const T *)p->k, p->seq, p->head_dim, rows, k_descale, (__nv_fp8_e4m3 *)k8);
+        (const T *)p->k, p->seq, d, rows, rotate, k_descale, (__nv_fp8_e4m3 *)k8);
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? quantize_tensor<T>(p, p->v, fs_fp8_elems(p, p->heads_kv), v_amax, v8) : e;
 }
 
-extern "C" cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8,
-                                              float *q_descale, float *k_descale, float *v_amax)
+extern "C" cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, int rotate, void *q8, void *k8,
+                                              void *v8, float *q_descale, float *k_descale, float *v_amax)
 {
-    return p->dtype == FS_BF16 ? quantize_blocks<__nv_bfloat16>(p, rows, q8, k8, v8, q_descale, k_descale, v_amax)
-                               : quantize_blocks<__half>(p, rows, q8, k8, v8, q_descale, k_descale, v_amax);
+    return p->dtype == FS_BF16
+               ? quantize_blocks<__nv_bfloat16>(p, rows, rotate, q8, k8, v8, q_descale, k_descale, v_amax)
+               : quantize_blocks<__half>(p, rows, rotate, q8, k8, v8, q_descale, k_descale, v_amax);
 }
 
 /* o8 ([B][Hq][N][D] packed, n elements) * descale into o at p's strides. */

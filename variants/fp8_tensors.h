@@ -43,9 +43,12 @@ cudaError_t fs_fp8_quantize_qkv(const fs_problem *p, void *q8, void *k8, void *v
  * head (a block's amax maps to 448), each block's descale (amax / 448) into
  * q_descale ([B][Hq][blocks]) and k_descale ([B][Hkv][blocks]), blocks =
  * ceil(N / rows); V per tensor as fs_fp8_quantize_qkv, its amax into
- * *v_amax. */
-cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, void *q8, void *k8, void *v8, float *q_descale,
-                                   float *k_descale, float *v_amax);
+ * *v_amax. rotate: each row of Q and K first multiplied by the orthonormal
+ * Walsh-Hadamard matrix of order D (which leaves Q K^T as it is). D at most
+ * 256, and a power of two from 32 if rotate; otherwise returns
+ * cudaErrorInvalidValue, enqueuing nothing. */
+cudaError_t fs_fp8_quantize_blocks(const fs_problem *p, int rows, int rotate, void *q8, void *k8, void *v8,
+                                   float *q_descale, float *k_descale, float *v_amax);
 
 /* Enqueued on p->stream: the e4m3 output o8 ([B][Hq][N][D] packed) times
  * *descale (a device float) into p->o, of p's type. */
