@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make step N=04: what step 04 changed against 03, without the header comment
 # (each file explains itself) and with the kernels' fs03_/fs04_ prefixes made
-# equal (and the descriptors' names), so that only the step remains.
+# equal (and the descriptors' names), so that only the step remains. A step
+# that borrows its predecessor's kernel is shown whole.
 set -uo pipefail
 [[ ${1:-} =~ ^[0-9]+$ ]] && (( 10#$1 > 0 )) || { echo "usage: make step N=NN (a step after 00)" >&2; exit 2; }
 n=$(printf %02d $((10#$1)))
@@ -16,6 +17,13 @@ fi
 body() {
     awk 'NR == 1 && /^\/\*/ { c = 1 } c { if (/\*\//) c = 0; next } { print }' "$1" | sed -e "s/fs$2_/fsNN_/g" -e "s/fs_variant_$2 /fs_variant_NN /"
 }
+# A step that runs its predecessor's kernel (24 runs 23's) is its own file's
+# body: the diff would show the kernel it borrows as deleted.
+if grep -q "fs_variant_$p\." "${new[0]}"; then
+    echo "make step: ${new[0]} runs the kernel of ${old[0]}; what it changes is its own file:"
+    body "${new[0]}" "$n"
+    exit 0
+fi
 # diff exits 1 when the files differ, which is the point here.
 diff -u --label "${old[0]}" --label "${new[0]}" <(body "${old[0]}" "$p") <(body "${new[0]}" "$n")
 (( $? <= 1 ))
