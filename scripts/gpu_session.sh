@@ -78,7 +78,9 @@ step() { # name, limit in seconds, command...
         [ "$left" -ge 10 ] || { printf '%-12s skipped: the deadline\n' "$name" | tee -a "$summary"; return; }
         [ "$left" -ge "$limit" ] || limit=$left
     fi
-    timeout "$limit" "$@" > "$out/logs/$name.log" 2>&1
+    # -k: a step that outlives its TERM by 15 s is killed (one that hung in
+    # a counter pass once held the whole call).
+    timeout -k 15 "$limit" "$@" > "$out/logs/$name.log" 2>&1
     local rc=$?
     printf '%-12s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - t0))" | tee -a "$summary"
     tail -n 25 "$out/logs/$name.log"

@@ -44,9 +44,9 @@ static int quantize_units(fs_problem *p, int rotate, uint8_t q8[N * D], uint8_t 
         return -1;
     for (int r = 0; r < N; r++)
         h[r * D + r] = 0x3C00; /* 1.0 in fp16 */
-    if (cudaMemcpy(p->q, h, N * D * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
-        cudaMemcpy(p->k, h, N * D * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
-        cudaMemset(p->v, 0, N * D * 2) != cudaSuccess || cudaMalloc(&dev8, 3 * N * D) != cudaSuccess ||
+    if (cudaMemcpy((void *)p->q, h, N * D * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaMemcpy((void *)p->k, h, N * D * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaMemset((void *)p->v, 0, N * D * 2) != cudaSuccess || cudaMalloc(&dev8, 3 * N * D) != cudaSuccess ||
         cudaMalloc((void **)&dev_scales, 3 * sizeof(float)) != cudaSuccess)
         goto out;
     uint8_t *b = dev8;
