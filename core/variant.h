@@ -143,6 +143,10 @@ extern const int fs_variant_count;
 const fs_variant *fs_variant_find(const char *name);
 /* Step `number` of the chain; NULL when this build has none. */
 const fs_variant *fs_step(int number);
+/* The step whose file holds v's kernel: v, or, for a step that takes its
+ * predecessor's plan (24 runs 23's kernel after its own preparation), that
+ * step's kernel step. NULL for NULL. */
+const fs_variant *fs_kernel_step(const fs_variant *v);
 
 /* "08_const_strides" for a step (its number and slug), the slug for a peer:
  * the variant's id in the CSV, the CLI, NVTX ranges and messages. Never a

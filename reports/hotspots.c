@@ -183,17 +183,18 @@ static int hotspots_status(const fsr_run *r, const fsr_inside *in, int row, char
 
 /* ---- the report: a step's hot lines ---- */
 
-/* The variant's own file, "variants/03_causal_skip.cu"; its number, -1 for
- * a peer (whose own file is then "": none). */
+/* The file of the variant's kernel, "variants/03_causal_skip.cu": its own,
+ * or that of the step whose kernel it runs (fs_kernel_step); that file's
+ * number, -1 for a peer (whose own file is then "": none). */
 static int own_file(const fsr_run *r, int row, char *buf, size_t len)
 {
     const int num = fsr_number(r, row);
-    const fs_variant *v = fs_step(num);
+    const fs_variant *v = fs_kernel_step(fs_step(num));
     if (num < 0)
         snprintf(buf, len, "%s", "");
     else
-        snprintf(buf, len, "variants/%02d_%s.cu", num, v ? v->slug : fsr_cell(r, row, "slug"));
-    return num;
+        snprintf(buf, len, "variants/%02d_%s.cu", v ? v->number : num, v ? v->slug : fsr_cell(r, row, "slug"));
+    return v && num >= 0 ? v->number : num;
 }
 
 /* The shown lines (h[k].hot[0 .. HOT_TOP)) that the step changed: '+' a line

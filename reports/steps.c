@@ -77,7 +77,11 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
     if (v->deviation)
         fprintf(f, "- Deviation from the log: %s\n", v->deviation);
     fprintf(f, "- Code: `variants/%02d_%s.cu`", num, v->slug);
-    if (num > 0)
+    const fs_variant *k = fs_kernel_step(v);
+    if (k != v)
+        fprintf(f, ", which runs step %02d's kernel (`variants/%02d_%s.cu`); `make step N=%02d` shows its file whole",
+                k->number, k->number, k->slug, num);
+    else if (num > 0)
         fprintf(f, "; `make step N=%02d` shows the step: its diff against step %02d without the header and the "
                    "kernel rename", num, num - 1);
     fprintf(f, ".\n");

@@ -944,6 +944,15 @@ static void reference_answers(void **state)
     assert_non_null(strstr(toc, "[19 lean_issue](#step-19)"));
     assert_non_null(anchor);
     assert_true(toc < strstr(md, "## Device") && anchor > strstr(md, "## Steps"));
+    /* Step 24 runs 23's kernel: its hot lines are in 23's file, which it did
+     * not change, so none is marked, and their shares pair with 23's. */
+    const char *s24 = strstr(md, "### Step 24:"), *end24 = s24 ? strstr(s24, "\n### ") : NULL;
+    assert_non_null(end24);
+    const char *code = strstr(s24, "which runs step 23's kernel (`variants/23_block_scales.cu`); `make step N=24` "
+                                   "shows its file whole"), *minus = strstr(s24, " | − | "),
+               *moved = strstr(s24, "(variants/23_block_scales.cu:189) 11.7% → 0%");
+    assert_true(code && code < end24);
+    assert_true((!minus || minus > end24) && (!moved || moved > end24));
     for (int i = 0; i < fs_variant_count; i++)
         for (int k = 0; k < FS_MAX_EXPECT; k++) {
             char want[160];

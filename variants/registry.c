@@ -27,6 +27,14 @@ const fs_variant *fs_step(int number)
     return NULL;
 }
 
+const fs_variant *fs_kernel_step(const fs_variant *v)
+{
+    const fs_variant *prev;
+    while (v && v->kind == FS_STEP && (prev = fs_step(v->number - 1)) && prev->plan == v->plan)
+        v = prev;
+    return v;
+}
+
 /* A number names a step only: peers have no place in the chain. An id is a
  * step's number, '_' and its slug. */
 const fs_variant *fs_variant_find(const char *name)
