@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `make step` and `make sass` (scripts/step_diff.sh, scripts/sass.sh), with a
+# stand-in cuobjdump that names the object it dumps:
+#  - a step's diff against its predecessor, and step 24, which runs 23's
+#    kernel, shown whole;
+#  - sass of a step, of step 24 (23's object, with a note), with no cuobjdump
+#    (exit 1, a message) and of a step that does not exist (exit 2);
+#  - make step of a step that does not exist (exit 2, a message).
+# Closes with "make-targets: N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+passed=0 failed=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+check() { # what, then a command that must succeed
+    local what=$1; shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $what"; fi
+}
+has() { grep -qF -- "$2" "$1"; }
+
+bash scripts/step_diff.sh 23 > "$tmp/23" 2>&1
+check "make step N=23 is a diff of 22 and 23" has "$tmp/23" "+++ variants/23_block_scales.cu"
+bash scripts/step_diff.sh 24 > "$tmp/24" 2>&1
+check "make step N=24 says whose kernel it runs" has "$tmp/24" "runs the kernel of variants/23_block_scales.cu"
+check "make step N=24 shows its file" has "$tmp/24" ".prepare = fs_fp8_prepare_hadamard,"
+bash scripts/step_diff.sh 99 > "$tmp/99" 2>&1; rc=$?
+check "make step N=99 exits 2" test $rc -eq 2
+check "make step N=99 says why" has "$tmp/99" "make step: no step 99"
+
+mkdir -p "$tmp/bin" "$tmp/build/variants"
+printf '#!/bin/sh\necho "sass of $2"\n' > "$tmp/bin/cuobjdump"
+chmod +x "$tmp/bin/cuobjdump"
+touch "$tmp/build/variants/23_block_scales.o" "$tmp/build/variants/24_hadamard.o"
+PATH="$tmp/bin:$PATH" bash scripts/sass.sh "$tmp/build" 24 > "$tmp/s24" 2>&1
+check "make sass V=24 dumps 23's object" has "$tmp/s24" "sass of $tmp/build/variants/23_block_scales.o"
+check "make sass V=24 says so" has "$tmp/s24" "step 24 runs step 23's kernel"
+PATH="$tmp/bin:$PATH" bash scripts/sass.sh "$tmp/build" 99 > "$tmp/s99" 2>&1; rc=$?
+check "make sass V=99 exits 2" test $rc -eq 2
+check "make sass V=99 names the steps" has "$tmp/s99" "(the steps: 23 24)"
+# Without cuobjdump: a PATH of the system's folders, unless it has one there.
+skipped=0
+if PATH=/usr/bin:/bin command -v cuobjdump > /dev/null; then
+    skipped=2
+else
+    PATH=/usr/bin:/bin bash scripts/sass.sh "$tmp/build" 23 > "$tmp/s0" 2>&1; rc=$?
+    check "make sass without cuobjdump exits 1" test $rc -eq 1
+    check "make sass without cuobjdump says so" has "$tmp/s0" "cuobjdump is not on PATH"
+fi
+echo "make-targets: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
