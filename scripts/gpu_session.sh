@@ -91,7 +91,7 @@ for s in $steps; do
     case $s in
     # FlashAttention-3's own benchmark builds beside ours when fa3-bench is
     # to run it: otherwise its compilers would share the CPU with the steps
-    # that measure (a run's counter pass once outlived its step's limit so).
+    # that measure (a run beside that build once stopped in a counter pass).
     build)      [ -n "${FA3_DIR:-}" ] && [[ " $steps " == *" fa3-bench "* ]] && { fa3_bench_build & bench_build=$!; }
                 step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults build/tests/gpu_fp8 ;;
     # The PTX-only build, which the driver JIT-compiles: what a GPU newer
