@@ -42,6 +42,8 @@ touch "$out/.start"
 tiled() { "$fs" list --ids | grep -E '^[0-9]+_' | grep -v '^00_' | paste -sd, ; }
 # The steps from N on and the Hopper peers, from the registry.
 from_step() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="$1" '$1 + 0 >= from'; echo cudnn; echo fa3; } | paste -sd, ; }
+# The GPU tests' programs (tests/gpu_*.c), as the Makefile names them.
+gpu_tests() { ls tests/gpu_*.c | sed 's|^tests/\(.*\)\.c$|build/tests/\1|' | paste -sd' '; }
 # The log's last step and the steps beyond it.
 hopper() { from_step 8; }
 # The chain past FlashAttention-3: the steps from 19 (FROM) on.
@@ -93,7 +95,7 @@ for s in $steps; do
     # to run it: otherwise its compilers would share the CPU with the steps
     # that measure (a run beside that build once stopped in a counter pass).
     build)      [ -n "${FA3_DIR:-}" ] && [[ " $steps " == *" fa3-bench "* ]] && { fa3_bench_build & bench_build=$!; }
-                step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all build/tests/gpu_validate build/tests/gpu_faults build/tests/gpu_fp8 ;;
+                step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all $(gpu_tests) ;;
     # The PTX-only build, which the driver JIT-compiles: what a GPU newer
     # than every target runs.
     test-gpu-ptx) step test-gpu-ptx 300 env -u FA3_DIR make --no-print-directory -j"$(nproc)" BUILD=build-ptx CODE=compute test-gpu ;;
