@@ -81,9 +81,11 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
     if (k != v)
         fprintf(f, ", which runs step %02d's kernel (`variants/%02d_%s.cu`); `make step N=%02d` shows its file whole",
                 k->number, k->number, k->slug, num);
-    else if (num > 0)
+    else if (num > 0) { /* after a step that borrows a kernel (25 after 24), against the kernel's step */
+        const fs_variant *before = fs_step(num - 1);
         fprintf(f, "; `make step N=%02d` shows the step: its diff against step %02d without the header and the "
-                   "kernel rename", num, num - 1);
+                   "kernel rename", num, before ? fs_kernel_step(before)->number : num - 1);
+    }
     fprintf(f, ".\n");
     int any = 0;
     for (int k = 0; k < FS_MAX_EXPECT; k++) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make step` and `make sass` (scripts/step_diff.sh, scripts/sass.sh), with a
 # stand-in cuobjdump that names the object it dumps:
-#  - a step's diff against its predecessor, and step 24, which runs 23's
-#    kernel, shown whole;
+#  - a step's diff against its predecessor, step 24, which runs 23's kernel,
+#    shown whole, and step 25, after 24, a diff against 23;
 #  - sass of a step, of step 24 (23's object, with a note), with no cuobjdump
 #    (exit 1, a message) and of a step that does not exist (exit 2);
 #  - make step of a step that does not exist (exit 2, a message).
@@ -23,6 +23,8 @@ check "make step N=23 is a diff of 22 and 23" has "$tmp/23" "+++ variants/23_blo
 bash scripts/step_diff.sh 24 > "$tmp/24" 2>&1
 check "make step N=24 says whose kernel it runs" has "$tmp/24" "runs the kernel of variants/23_block_scales.cu"
 check "make step N=24 shows its file" has "$tmp/24" ".prepare = fs_fp8_prepare_hadamard,"
+bash scripts/step_diff.sh 25 > "$tmp/25" 2>&1
+check "make step N=25 is a diff of 23 and 25" has "$tmp/25" "--- variants/23_block_scales.cu"
 bash scripts/step_diff.sh 99 > "$tmp/99" 2>&1; rc=$?
 check "make step N=99 exits 2" test $rc -eq 2
 check "make step N=99 says why" has "$tmp/99" "make step: no step 99"
