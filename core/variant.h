@@ -74,11 +74,14 @@ typedef enum {
 } fs_kind;
 
 /* A prediction the report checks: the change of one results.csv column against
- * the previous step, in percent (in points for a *_pct column). */
+ * the previous step, in percent (in points for a *_pct column). A shape it
+ * names is where it is judged: the report's configuration with those fields
+ * changed, if the run holds it. */
 typedef struct {
     const char *column;       /* "warp_inst", "time_median_s", ... */
     double lo, hi;            /* the predicted range, lo <= hi */
     int head_dim;             /* the head dimension it is for; 0: any */
+    int seq, heads_q;         /* the sequence length and query heads it is for; 0: any */
 } fs_expectation;
 
 #define FS_MAX_EXPECT 3

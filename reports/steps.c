@@ -63,6 +63,34 @@ static int seed_has(const fs_table *seed, int variant, const char *metric)
     return fs_seed_find(seed, variant, metric, "abs") >= 0 || fs_seed_find(seed, variant, metric, "change_pct") >= 0;
 }
 
+/* The row where expectation e of row's step is judged: row's configuration
+ * with the shape fields e names; *held 0 when the run has no such
+ * configuration (then -1). `where` names the fields that differ from row's
+ * configuration ("" when none do). */
+static int expectation_row(const fsr_run *r, int row, const fs_expectation *e, int *held, char *where, size_t len)
+{
+    const fsr_config *own = &r->cfgs[r->cfg_of_row[row]];
+    fsr_config c = *own;
+    c.head_dim = e->head_dim ? e->head_dim : c.head_dim;
+    c.seq = e->seq ? e->seq : c.seq;
+    c.heads_q = e->heads_q ? e->heads_q : c.heads_q;
+    size_t n = 0;
+    where[0] = 0;
+    if (c.seq != own->seq)
+        n += (size_t)snprintf(where + n, len - n, "N = %d", c.seq);
+    if (c.heads_q != own->heads_q && n < len)
+        n += (size_t)snprintf(where + n, len - n, "%sHq = %d", n ? ", " : "", c.heads_q);
+    if (c.head_dim != own->head_dim && n < len)
+        snprintf(where + n, len - n, "%sD = %d", n ? ", " : "", c.head_dim);
+    if (!where[0]) {
+        *held = 1;
+        return row;
+    }
+    const int cfg = fsr_find_config(r, &c);
+    *held = cfg >= 0;
+    return cfg >= 0 ? fsr_find_row(r, cfg, r->number[row]) : -1;
+}
+
 /* What the step is and why, where its code is, and each of its numeric
  * expectations judged by the counter it names. */
 static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_variant *v)
@@ -90,14 +118,19 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
     int any = 0;
     for (int k = 0; k < FS_MAX_EXPECT; k++) {
         const fs_expectation *e = &v->expects[k];
-        if (!e->column || (e->head_dim && e->head_dim != r->cfgs[r->cfg_of_row[row]].head_dim))
+        if (!e->column)
             continue;
+        char where[96];
+        int held;
+        const int at = expectation_row(r, row, e, &held, where, sizeof where);
+        const int before_row = at == row ? prev : at >= 0 && fsr_ok(r, at) ? fsr_previous(r, at) : -1;
         int present = fs_table_col(&r->res, e->column) >= 0;
-        double before = present && prev >= 0 ? fs_table_num(&r->res, prev, e->column) : NAN,
-               now = present ? fs_table_num(&r->res, row, e->column) : NAN;
+        double before = present && before_row >= 0 ? fs_table_num(&r->res, before_row, e->column) : NAN,
+               now = present && at >= 0 && (at == row || fsr_ok(r, at)) ? fs_table_num(&r->res, at, e->column) : NAN;
         char b[256];
         fs_expect_verdict(before, now, e, fs_is_pct_column(e->column), b, sizeof b);
-        fprintf(f, "%s  - %s%s\n", any++ ? "" : "- Verdict on the expectations:\n", b,
+        fprintf(f, "%s  - %s%s%s%s%s\n", any++ ? "" : "- Verdict on the expectations:\n", b, *where ? " (at " : "",
+                where, *where ? (held ? ")" : ", which this run does not hold)") : "",
                 present ? "" : " (the column is not in this run)");
     }
     if (!any)

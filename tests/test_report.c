@@ -842,8 +842,10 @@ static void reference_runs(void **state)
  * previous step. */
 static void verdicts(void **state)
 {
-    const fs_expectation inst = {"warp_inst", -10, -5, 0}, hit = {"l2_hit_rate_pct", 5, 20, 0},
-                         flat = {"time_median_s", -2, 2, 0}, rev = {"warp_inst", -5, -10, 0};
+    const fs_expectation inst = {.column = "warp_inst", .lo = -10, .hi = -5},
+                         hit = {.column = "l2_hit_rate_pct", .lo = 5, .hi = 20},
+                         flat = {.column = "time_median_s", .lo = -2, .hi = 2},
+                         rev = {.column = "warp_inst", .lo = -5, .hi = -10};
     char b[256];
     assert_int_equal(fs_expect_verdict(100, 97.3, &inst, 0, b, sizeof b), FS_MISSED);
     assert_string_equal(b, "expected warp_inst -10 to -5%; measured -2.7%: missed");
@@ -1031,30 +1033,47 @@ static const char *d64_run(void)
     return dir;
 }
 
-/* An expectation that names a head dimension is judged at that one only:
- * 17's at D = 64 in a run of D = 64 alone, its D = 128 one in the reference
- * run and in the Hopper run, whose steps are those of the configuration
- * nearest the log's (D = 128, N = 1024, causal; the block nearest 32 x 32). */
-static void expectations_by_head_dim(void **state)
+#define FP8_RUN "results/20261202-063650-nvidia-h200-fp8"
+
+/* An expectation that names a shape is judged at the report's configuration
+ * with those fields changed, where the run holds it, and says where it does
+ * not: 17's at D = 64 and at D = 128 in a run of D = 64 alone, in the
+ * reference run and in the Hopper run (whose steps are those of the
+ * configuration nearest the log's: D = 128, N = 1024, causal, the block
+ * nearest 32 x 32); 25's at N = 16384, Hq = 64 in the FP8 run, whose steps
+ * are at N = 1024, Hq = 16, and in the reference run, which lacks it. */
+static void expectations_by_shape(void **state)
 {
     const struct {
-        const char *run, *says, *not;
+        const char *run;
+        int step;
+        const char *says, *also;
     } want[] = {
-        {d64_run(), "expected time_median_s -15 to -5%; measured -4.7%: missed", "expected time_median_s -3 to +3%"},
-        {REFERENCE_RUN, "expected time_median_s -3 to +3%; measured -0.9%: met", "expected time_median_s -15 to -5%"},
-        {HOPPER_RUN, "expected time_median_s -3 to +3%; measured ", "expected time_median_s -15 to -5%"},
+        {d64_run(), 17, "expected time_median_s -15 to -5%; measured -4.7%: missed",
+         "expected time_median_s -3 to +3%; not measured (at D = 128, which this run does not hold)"},
+        {REFERENCE_RUN, 17, "expected time_median_s -3 to +3%; measured -0.9%: met",
+         "expected time_median_s -15 to -5%; not measured (at D = 64, which this run does not hold)"},
+        {HOPPER_RUN, 17, "expected time_median_s -3 to +3%; measured ",
+         "expected time_median_s -15 to -5%; not measured (at D = 64, which this run does not hold)"},
+        {FP8_RUN, 25, "expected time_median_s -30 to -20%; measured -25.3%: met (at N = 16384, Hq = 64)\n",
+         "- Against: 24 hadamard."},
+        {REFERENCE_RUN, 25,
+         "expected time_median_s -30 to -20%; not measured (at N = 16384, Hq = 64, which this run does not hold)\n",
+         "- Against: 24 hadamard."},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char out[1200], err[512];
+        char out[1200], err[512], head[32];
         snprintf(out, sizeof out, "%s/expect-%zu.md", tmp, i);
         if (fs_report_write(want[i].run, out, err, sizeof err))
             fail_msg("%s", err);
         char *md = tk_slurp(out, NULL);
-        const char *sec = strstr(md, "### Step 17:"), *end = sec ? strstr(sec, "- Against:") : NULL;
+        snprintf(head, sizeof head, "### Step %02d:", want[i].step);
+        const char *sec = strstr(md, head), *end = sec ? strstr(sec, "- Against:") : NULL;
         assert_non_null(end);
-        const char *hit = strstr(sec, want[i].says), *bad = strstr(sec, want[i].not);
-        if (!hit || hit > end || (bad && bad < end))
-            fail_msg("%s: step 17's verdicts do not read \"%s\" alone", want[i].run, want[i].says);
+        const char *hit = strstr(sec, want[i].says), *also = strstr(sec, want[i].also);
+        if (!hit || hit > end || !also || also > end + strlen(want[i].also))
+            fail_msg("%s: step %02d's verdicts do not read \"%s\" and \"%s\"", want[i].run, want[i].step, want[i].says,
+                     want[i].also);
         if (i == 2 && !strstr(md, "| B=2 N=1024 Hq=16 Hkv=8 D=128 fp16 causal 128x64, cold | 14 | the steps below use it |"))
             fail_msg("%s: the steps are not those of the configuration nearest the log's", want[i].run);
         free(md);
@@ -1142,7 +1161,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(reference_runs), cmocka_unit_test(sass_instance),  cmocka_unit_test(peers_in_a_run),
         cmocka_unit_test(verdicts),       cmocka_unit_test(seed_changes),   cmocka_unit_test(reference_answers),
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
-        cmocka_unit_test(expectations_by_head_dim), cmocka_unit_test(large_compare),
+        cmocka_unit_test(expectations_by_shape), cmocka_unit_test(large_compare),
         cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection), cmocka_unit_test(hostile_numbers),
         cmocka_unit_test(outlier_inputs),
     };
