@@ -914,12 +914,22 @@ static void seed_changes(void **state)
     fs_table_free(&seed);
 }
 
+/* A run folder at dir: t as its results.csv, beside run's device.csv (t's
+ * GPU), where tk_fixture_run puts the fixture's. */
+static void fixture_of_run(const char *run, const fs_table *t, const char *dir)
+{
+    char cmd[2000];
+    tk_fixture_run(dir, t);
+    snprintf(cmd, sizeof cmd, "cp '%s/device.csv' '%s/'", run, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Where no fused step writes 1% of O to DRAM (the reference run with every
  * step's DRAM writes but 00's made 1024 bytes), the answer says why O has
  * not reached DRAM: it is in the L2, and it names the L2 write sectors. */
 static void answers_o_in_l2(void **state)
 {
-    char dir[700], out[800], err[512], cmd[2000];
+    char dir[700], out[800], err[512];
     snprintf(dir, sizeof dir, "%s/o-in-l2", tmp);
     fs_table t;
     if (fs_table_read(REFERENCE_RUN "/results.csv", 1, &t, err, sizeof err))
@@ -928,10 +938,8 @@ static void answers_o_in_l2(void **state)
     for (int i = 0; i < t.nrows; i++)
         if (strcmp(fs_table_get(&t, i, "variant"), "00_naive"))
             tk_table_set(&t, i, col, "1024");
-    tk_fixture_run(dir, &t);
+    fixture_of_run(REFERENCE_RUN, &t, dir);
     fs_table_free(&t);
-    snprintf(cmd, sizeof cmd, "cp " REFERENCE_RUN "/device.csv '%s/'", dir);
-    assert_int_equal(system(cmd), 0);
     snprintf(out, sizeof out, "%s/report.md", dir);
     if (fs_report_write(dir, out, err, sizeof err))
         fail_msg("%s", err);
@@ -1050,16 +1058,14 @@ static void reference_inside(void **state)
 static const char *d64_run(void)
 {
     static char dir[700];
-    char err[512], cmd[2000];
+    char err[512];
     snprintf(dir, sizeof dir, "%s/d64", tmp);
     fs_table t;
     if (fs_table_read(HOPPER_RUN "/results.csv", 1, &t, err, sizeof err))
         fail_msg("%s", err);
     tk_table_keep(&t, "head_dim", "64");
-    tk_fixture_run(dir, &t);
+    fixture_of_run(HOPPER_RUN, &t, dir);
     fs_table_free(&t);
-    snprintf(cmd, sizeof cmd, "cp " HOPPER_RUN "/device.csv '%s/'", dir);
-    assert_int_equal(system(cmd), 0);
     return dir;
 }
 
