@@ -4,6 +4,7 @@
 # equal (and the descriptors' names), so that only the step remains. A step
 # that borrows its predecessor's kernel is shown whole.
 set -uo pipefail
+. "$(dirname "$0")/kernel_step.sh"
 [[ ${1:-} =~ ^[0-9]+$ ]] && (( 10#$1 > 0 )) || { echo "usage: make step N=NN (a step after 00)" >&2; exit 2; }
 n=$(printf %02d $((10#$1)))
 p=$(printf %02d $((10#$1 - 1)))
@@ -19,15 +20,15 @@ body() {
 }
 # A step that runs its predecessor's kernel (24 runs 23's) is its own file's
 # body: the diff would show the kernel it borrows as deleted.
-if grep -q "fs_variant_$p\." "${new[0]}"; then
-    echo "make step: ${new[0]} runs the kernel of ${old[0]}; what it changes is its own file:"
+k=$(kernel_step "$n")
+if [[ $k != "$n" ]]; then
+    kernel=(variants/"$k"_*.cu)
+    echo "make step: ${new[0]} runs the kernel of ${kernel[0]}; what it changes is its own file:"
     body "${new[0]}" "$n"
     exit 0
 fi
 # After such a step (25 after 24), the diff is against the kernel's step.
-while q=$(printf %02d $((10#$p - 1))) && grep -q "fs_variant_$q\." "${old[0]}"; do
-    p=$q old=(variants/"$p"_*.cu)
-done
+p=$(kernel_step "$p") old=(variants/"$p"_*.cu)
 # diff exits 1 when the files differ, which is the point here.
 diff -u --label "${old[0]}" --label "${new[0]}" <(body "${old[0]}" "$p") <(body "${new[0]}" "$n")
 (( $? <= 1 ))
