@@ -202,7 +202,7 @@ __global__ void __launch_bounds__((CONSUMERS + PRODUCERS) * 32, 1) fs16_attentio
         if (warp == CONSUMERS && lane == 0)
             for (int j = 0, t, it = 0; (t = tile_of(j, ntiles)) >= 0; j++) {
                 const tile x = decode<BN>(p, t);
-                const int kvh = x.bh / p.heads_q * p.heads_kv + x.bh % p.heads_q / (p.heads_q / p.heads_kv);
+                const int kvh = fs_kv_head(p, x.bh);
                 for (int kb = 0; kb < x.nblocks; kb++, it++) {
                     T *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
                     uint64_t *bar = &loaded[it % STAGES];

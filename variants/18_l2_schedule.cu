@@ -231,7 +231,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs18_atte
                     break;
                 }
                 const tile x = decode<BN, D>(p, t);
-                const int kvh = x.bh / p.heads_q * p.heads_kv + x.bh % p.heads_q / (p.heads_q / p.heads_kv);
+                const int kvh = fs_kv_head(p, x.bh);
                 for (int kb = 0; kb < x.nblocks; kb++, it++) {
                     T *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
                     uint64_t *bar = &loaded[it % STAGES];

@@ -304,7 +304,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs23_atte
                     break;
                 }
                 const tile x = decode<BN, D>(p, t);
-                const int kvh = x.bh / p.heads_q * p.heads_kv + x.bh % p.heads_q / (p.heads_q / p.heads_kv);
+                const int kvh = fs_kv_head(p, x.bh);
                 for (int kb = 0; kb < x.nblocks; kb++, it++) {
                     uint64_t *bar = &loaded[it % STAGES];
                     if (it >= STAGES)
@@ -352,7 +352,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs23_atte
         if (t < 0)
             break;
         const tile x = decode<BN, D>(p, t);
-        const int kvh = x.bh / p.heads_q * p.heads_kv + x.bh % p.heads_q / (p.heads_q / p.heads_kv);
+        const int kvh = fs_kv_head(p, x.bh);
         const float scale_log2 = p.scale * (float)M_LOG2E * q_descale[x.bh * blocks + x.q0 / FS_FP8_BLOCK];
         const float *kd = k_descale + kvh * blocks;
         fs_mbar_wait(&q_loaded, j % 2);

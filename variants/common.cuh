@@ -80,6 +80,13 @@ __device__ __forceinline__ T fs_from_float(float x)
 
 static inline __host__ __device__ int fs_cdiv(int a, int b) { return (a + b - 1) / b; }
 
+/* The key/value head that query head bh = b Hq + h reads, both indices flat
+ * over the batch: b Hkv + h / (Hq / Hkv). */
+static inline __host__ __device__ int fs_kv_head(const fs_problem &p, int bh)
+{
+    return bh / p.heads_q * p.heads_kv + bh % p.heads_q / (p.heads_q / p.heads_kv);
+}
+
 __device__ __forceinline__ uint32_t fs_smem_addr(const void *p)
 {
     return (uint32_t)__cvta_generic_to_shared(p);
