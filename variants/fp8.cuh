@@ -132,11 +132,8 @@ static inline int fs_fp8_setup(fs_problem *p, const fs_plan *pl, char *why, size
     st->q = (__nv_fp8_e4m3 *)((char *)p->workspace + c.q);
     st->k = (__nv_fp8_e4m3 *)((char *)p->workspace + c.k);
     st->v = (__nv_fp8_e4m3 *)((char *)p->workspace + c.v);
-    const int hq = p->batch * p->heads_q, hkv = p->batch * p->heads_kv;
-    if (fs_tma_map(&st->maps.q, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->q, hq, p->seq, p->head_dim, pl->bm, why, whylen) ||
-        fs_tma_map(&st->maps.k, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->k, hkv, p->seq, p->head_dim, pl->bn, why, whylen) ||
-        fs_tma_map(&st->maps.v, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->v, hkv, p->seq, p->head_dim, pl->bn, why, whylen) ||
-        fs_tma_map16(&st->maps.o, p->dtype, p->o, hq, p->seq, p->head_dim, 64, why, whylen)) {
+    if (fs_tma_maps_of(&st->maps, p, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, st->q, st->k, st->v, pl->bm, pl->bn, why,
+                       whylen)) {
         fs_tma_teardown(p);
         return -1;
     }

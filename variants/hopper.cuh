@@ -224,16 +224,28 @@ static inline int fs_tma_map(CUtensorMap *map, CUtensorMapDataType data, int byt
     return 0;
 }
 
-/* The map of a 16-bit tensor of p's type. */
-static inline int fs_tma_map16(CUtensorMap *map, fs_dtype type, const void *base, int heads, int seq, int head_dim,
-                               int rows, char *why, size_t whylen)
+/* The tensor-map type of a 16-bit element type. */
+static inline CUtensorMapDataType fs_tma_type16(fs_dtype type)
 {
-    return fs_tma_map(map, type == FS_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-                      base, heads, seq, head_dim, rows, why, whylen);
+    return type == FS_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
 }
 
-/* Setup of the TMA variants: the three maps into p->state, with Q boxes of
- * bm rows and K/V boxes of bn rows (B*H heads each, the contiguous layout). */
+/* The maps of Q, K and V at q, k and v (elements of `data`, `bytes` bytes
+ * each; Q boxes of bm rows, K/V boxes of bn rows, B*H heads each, the
+ * contiguous layout) and of O (p's 16-bit type, boxes of 64 rows) into m. */
+static inline int fs_tma_maps_of(fs_tma_maps *m, const fs_problem *p, CUtensorMapDataType data, int bytes,
+                                 const void *q, const void *k, const void *v, int bm, int bn, char *why, size_t whylen)
+{
+    const int hq = p->batch * p->heads_q, hkv = p->batch * p->heads_kv;
+    if (fs_tma_map(&m->q, data, bytes, q, hq, p->seq, p->head_dim, bm, why, whylen) ||
+        fs_tma_map(&m->k, data, bytes, k, hkv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->v, data, bytes, v, hkv, p->seq, p->head_dim, bn, why, whylen) ||
+        fs_tma_map(&m->o, fs_tma_type16(p->dtype), 2, p->o, hq, p->seq, p->head_dim, 64, why, whylen))
+        return -1;
+    return 0;
+}
+
+/* Setup of the TMA variants: the maps of p's own tensors into p->state. */
 static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t whylen)
 {
     /* CUtensorMap wants 64-byte alignment. */
@@ -242,10 +254,7 @@ static inline int fs_tma_setup(fs_problem *p, int bm, int bn, char *why, size_t 
         snprintf(why, whylen, "out of host memory");
         return -1;
     }
-    if (fs_tma_map16(&m->q, p->dtype, p->q, p->batch * p->heads_q, p->seq, p->head_dim, bm, why, whylen) ||
-        fs_tma_map16(&m->k, p->dtype, p->k, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map16(&m->v, p->dtype, p->v, p->batch * p->heads_kv, p->seq, p->head_dim, bn, why, whylen) ||
-        fs_tma_map16(&m->o, p->dtype, p->o, p->batch * p->heads_q, p->seq, p->head_dim, 64, why, whylen)) {
+    if (fs_tma_maps_of(m, p, fs_tma_type16(p->dtype), 2, p->q, p->k, p->v, bm, bn, why, whylen)) {
         free(m);
         return -1;
     }
