@@ -27,6 +27,14 @@ fs_fp8_copies fs_fp8_copies_at(const fs_problem *p, size_t at, int with_o)
     return c;
 }
 
+/* The largest of the warp's m, in every lane. */
+__device__ __forceinline__ float lanes_max(float m)
+{
+    for (int o = 16; o > 0; o /= 2)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    return m;
+}
+
 /* The largest magnitude of x[0..n) into *amax (a float's bits, which order
  * as unsigned integers for non-negative values; *amax starts at 0). */
 template <typename T>
@@ -35,8 +43,7 @@ __global__ void fs_fp8_amax(const T *x, size_t n, unsigned *amax)
     float m = 0.f;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         m = fmaxf(m, fabsf(fs_to_float(x[i])));
-    for (int o = 16; o > 0; o /= 2)
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    m = lanes_max(m);
     if (threadIdx.x % 32 == 0)
         atomicMax(amax, __float_as_uint(m));
 }
@@ -138,8 +145,7 @@ __global__ void fs_fp8_quantize_block(const T *x, int n, int d, int rows, int ro
         for (int j = 0; j < FS_FP8_ROW / 32; j++)
             m = fmaxf(m, fabsf(v[j]));
     }
-    for (int o = 16; o > 0; o /= 2)
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    m = lanes_max(m);
     if (lane == 0)
         warp_max[warp] = m;
     __syncthreads();
