@@ -176,11 +176,12 @@ $(BUILD)/harness/validate.o: $(BUILD)/archs
 
 # ptxas's report (registers, shared memory and spills of every kernel) is
 # kept in NAME.o.ptxas and summed up one line a kernel with V=1; warnings are
-# always shown.
+# always shown, and so are its "Potential Performance Loss" notes, which it
+# files as info: wgmma serialized (C7514), a whole step's overlap lost.
 $(BUILD)/%.o: %.cu $(BUILD)/archs
 	@mkdir -p $(dir $@)
 	$(call quiet,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(GENCODE) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
-	@grep -i warning $@.ptxas >&2 || true
+	@grep -i -e warning -e 'performance loss' $@.ptxas >&2 || true
 ifeq ($(V),1)
 	@awk -f scripts/ptxas_summary.awk $@.ptxas | c++filt -p | sed 's|^|$<: |'
 endif
