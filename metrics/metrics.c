@@ -77,7 +77,8 @@ const fs_metric fs_metrics_default[] = {
      * cycle per issued instruction), and reasons these kernels cannot cause
      * (texture, constant-cache misses, membar, sleeping, warpgroup MMA). */
     ROW("smsp__warps_issue_stalled_long_scoreboard.sum", "stall_long_scoreboard_warp_cycles", "warp_cycles",
-     "warp-cycles waiting for a global or local memory result (L1TEX scoreboard)"),
+     "warp-cycles waiting for an L1TEX result: global or local memory, or an mbarrier test "
+     "(a producer waiting for a free buffer)"),
     ROW("smsp__warps_issue_stalled_lg_throttle.sum", "stall_lg_throttle_warp_cycles", "warp_cycles",
      "warp-cycles waiting for a free entry in the LSU (global/local memory) instruction queue"),
     ROW("smsp__warps_issue_stalled_short_scoreboard.sum", "stall_short_scoreboard_warp_cycles", "warp_cycles",
