@@ -17,6 +17,8 @@
 #   make readme      the tables of README.md and docs/ from the registry and
 #                    REFERENCE_RUN, and its chart docs/waterfall.png
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
+#   make fa3-bench FA3_DIR=...  FlashAttention-3's own benchmark, on our inputs
+#                    and layout, for scripts/fa3_match.sh (needs the checkout)
 #   (make and make run also dump every variant's machine code once per build,
 #   build/variants/NN_slug.sass, when cuobjdump is on PATH: each run's
 #   sass.txt is cut from them)
@@ -133,7 +135,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-build test-gpu report plots readme sanitize sass step crosscheck fuzz install clean FORCE
+.PHONY: all deps run test test-build test-gpu report plots readme sanitize sass step crosscheck fa3-bench fuzz install clean FORCE
 all: $(FS) $(SASS)
 
 # One short line a file; V=1 prints the commands.
@@ -194,7 +196,21 @@ $(BUILD)/variants/fa3/forward.o: variants/fa3/forward.cu
 	@mkdir -p $(dir $@)
 	$(call quiet,NVCC,$<)$(NVCC) $(FA3_FLAGS) $(floor) -MMD -MP -DFS_FA3_SOURCE='"$(FA3_SOURCE)"' \
 	    $(foreach p,$(FA3_PAIRS),-DFS_FA3_HDIM$(subst fp16,FP16,$(subst bf16,BF16,$(p)))=1) -c $< -o $@
+# FlashAttention-3's own benchmark (the checkout's bench/bench.cu), taught
+# flashstudy's inputs and layout (scripts/fa3_bench.patch: --normal, --bhnd)
+# and linked with the fa3 peer's objects of the same kernels: what
+# scripts/fa3_match.sh times the fa3 row against.
+FA3_BENCH_OBJ := $(BUILD)/fa3/flash_fwd_hdim128_fp16_sm90.o $(BUILD)/fa3/flash_fwd_hdim64_fp16_sm90.o
+$(BUILD)/fa3-bench/bench.cu: $(FA3_DIR)/bench/bench.cu scripts/fa3_bench.patch
+	@mkdir -p $(dir $@)
+	$(call quiet,PTCH,$<)patch -s -o $@.tmp $< < scripts/fa3_bench.patch && mv $@.tmp $@
+$(BUILD)/fa3-bench/fa3_bench: $(BUILD)/fa3-bench/bench.cu $(FA3_BENCH_OBJ)
+	$(call quiet,NVCC,$<)$(NVCC) $(FA3_FLAGS) -c $< -o $@.o && $(NVCC) -gencode=arch=compute_90a,code=sm_90a $@.o $(FA3_BENCH_OBJ) -o $@
 endif
+FA3_BENCH_SRC := $(if $(FA3_DIR),$(wildcard $(FA3_DIR)/bench/bench.cu $(FA3_DIR)/hopper/instantiations/flash_fwd_hdim*_fp16_sm90.cu))
+fa3-bench: $(if $(filter 3,$(words $(FA3_BENCH_SRC))),$(BUILD)/fa3-bench/fa3_bench)
+	@[ -n '$(FA3_DIR)' ] || { echo "make fa3-bench: name a flash-attention checkout with its bench/ (make FA3_DIR=...)" >&2; exit 1; }
+	@[ $(words $(FA3_BENCH_SRC)) = 3 ] || { echo "make fa3-bench: $(FA3_DIR) lacks bench/bench.cu or the fp16 forward at D = 64 or 128" >&2; exit 1; }
 # Which FlashAttention-3 the executable links, rewritten only when FA3_DIR
 # changes, so that building with it or without relinks.
 $(BUILD)/fa3_dir: FORCE

@@ -20,7 +20,8 @@
 # cuDNN PyTorch carries). REPEATS: runs of `repeat` (default 4).
 # FA3_DIR (a flash-attention checkout, e.g. a copy of the FlashAttention-3
 # tree with its bench/) builds the fa3 peer into every step; fa3-bench runs
-# that tree's own benchmark in the same call, to compare the fa3 row with.
+# that tree's own benchmark in the same call, to compare the fa3 row with;
+# fa3-match, the two in turns (scripts/fa3_match.sh; ROUNDS, default 3).
 # Each step has a time limit and the next step runs whatever the last did.
 set -u
 out=${1:?usage: gpu_session.sh OUT [STEP...]}; shift
@@ -65,10 +66,6 @@ hopper_d64() { step hopper-d64 120 "$fs" sweep --seq 4096,16384 --tile 128x64,12
 # the four sanitizers.
 last_steps() { "$fs" list --ids | grep -E '^[0-9]+_' | tail -"$1" | paste -sd, ; }
 
-# The benchmark finds its tree from where it sits: FA3_DIR, relative to our
-# root, would be wrong in the folder it builds in.
-fa3_bench_build() { env -u FA3_DIR FA_BUILD_ONLY=1 OUT="$(cd "$out" && pwd)/logs/fa3" bash "$FA3_DIR/bench/build_and_run.sh" > /dev/null 2>&1; }
-
 # DEADLINE: seconds the whole session may take (default: no limit); a step
 # gets what is left of it at most, and none starts with under 10 s left, so
 # that the archive is always packed.
@@ -91,11 +88,9 @@ step() { # name, limit in seconds, command...
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$summary"
 for s in $steps; do
     case $s in
-    # FlashAttention-3's own benchmark builds beside ours when fa3-bench is
-    # to run it: otherwise its compilers would share the CPU with the steps
-    # that measure (a run beside that build once stopped in a counter pass).
-    build)      [ -n "${FA3_DIR:-}" ] && [[ " $steps " == *" fa3-bench "* ]] && { fa3_bench_build & bench_build=$!; }
-                step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all $(gpu_tests) ;;
+    # With FA3_DIR, FlashAttention-3's own benchmark too (make fa3-bench),
+    # linked with the fa3 peer's objects of its kernels.
+    build)      step build 300 make -j"$(nproc)" ARCHS="$ARCHS" all $(gpu_tests) ${FA3_DIR:+fa3-bench} ;;
     # The PTX-only build, which the driver JIT-compiles: what a GPU newer
     # than every target runs.
     test-gpu-ptx) step test-gpu-ptx 300 env -u FA3_DIR make --no-print-directory -j"$(nproc)" BUILD=build-ptx CODE=compute test-gpu ;;
@@ -140,8 +135,8 @@ for s in $steps; do
                     --variants "$(last_steps 1),cudnn,fa3" --time-budget 0.5 --out "$(rid hq64)"
                 step hq64-full 150 "$fs" sweep --dtype fp16,bf16 --heads-q 64 --seq 4096,8192,16384 --tile 128x128 \
                     --no-causal --variants "$(last_steps 1),cudnn,fa3" --time-budget 0.5 --out "$(rid hq64-full)"
-                [ -x "${FA3_DIR:-}/bench/build/fa3_bench" ] &&
-                    step fa3-bench-hq64 120 "$FA3_DIR/bench/build/fa3_bench" --cold --no-check --hq 64 --no-d64 --ns 4096,8192,16384 ;;
+                [ -x build/fa3-bench/fa3_bench ] &&
+                    step fa3-bench-hq64 120 build/fa3-bench/fa3_bench --cold --no-check --hq 64 --no-d64 --ns 4096,8192,16384 ;;
     # The matrix the chain past FlashAttention-3 is judged on: D = 128 at
     # Hq = 16 and 64, causal and not, and D = 64 causal (B = 2, Hkv = 8).
     chain)      step chain-16 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
@@ -227,18 +222,11 @@ for s in $steps; do
                     bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs "$fs" "results/$(date -u +%Y%m%d-%H%M%S)-ncu-crosscheck.md" ;;
     # FlashAttention-3's benchmark at the Hopper sweep's shapes, cold like
     # the sweep and hot (built by the build step, or here).
-    fa3-bench)  [ -n "${bench_build:-}" ] && wait "$bench_build"
-                [ -x "${FA3_DIR:?fa3-bench needs FA3_DIR}/bench/build/fa3_bench" ] ||
-                    fa3_bench_build
-                step fa3-bench 120 "$FA3_DIR/bench/build/fa3_bench" --cold
-                step fa3-bench-hot 120 "$FA3_DIR/bench/build/fa3_bench" --no-check ;;
-    # Our fa3 row at the benchmark's shapes, in its two modes, timing only:
-    # what fa3-bench in the same call measures its own way (eight run
-    # folders, for `flashstudy merge`).
-    fa3-match)  for mode in cold hot; do for d in 64 128; do for mask in --causal --no-causal; do
-                    step "fa3-$mode-$d${mask#--}" 60 "$fs" sweep --seq 1024,4096,16384 --head-dim "$d" "$mask" --mode "$mode" \
-                        --variants fa3 --no-profile --time-budget 0.3 --out "$(rid "fa3-$mode-d$d${mask#--}")"
-                done; done; done ;;
+    fa3-bench)  step fa3-bench 120 build/fa3-bench/fa3_bench --cold
+                step fa3-bench-hot 120 build/fa3-bench/fa3_bench --no-check ;;
+    # Our fa3 row and that benchmark at its shapes, in its two modes, taking
+    # turns ROUNDS (3) times, on the same inputs and layout.
+    fa3-match)  step fa3-match 540 bash scripts/fa3_match.sh "$fs" build/fa3-bench/fa3_bench "$(rid fa3-match)" "${ROUNDS:-3}" ;;
     *)          echo "unknown step $s" | tee -a "$summary" ;;
     esac
 done
