@@ -282,7 +282,7 @@ test: deps
 	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
 	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(ARCHS)' CODE=$(CODE) REFERENCE_RUN='$(REFERENCE_RUN)' SKIPPED=$$skip \
 	   bash scripts/run_tests.sh \
-	   $(TESTS) tests/results_csv.py tests/install.sh tests/slurm_contract.sh tests/make_targets.sh $$gpu
+	   $(TESTS) tests/results_csv.py tests/install.sh tests/slurm_contract.sh tests/make_targets.sh tests/fa3_match.sh $$gpu
 
 test-gpu: $(FS) $(GPU_TESTS)
 	@bash scripts/run_tests.sh $(GPU_TESTS)
