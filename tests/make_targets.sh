@@ -5,7 +5,8 @@
 #    shown whole, and step 25, after 24, a diff against 23;
 #  - sass of a step, of step 24 (23's object, with a note), with no cuobjdump
 #    (exit 1, a message) and of a step that does not exist (exit 2);
-#  - make step of a step that does not exist (exit 2, a message).
+#  - make step of a step that does not exist (exit 2, a message);
+#  - make fa3-bench without FA3_DIR (non-zero, a message, nothing built).
 # Closes with "make-targets: N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -48,5 +49,10 @@ else
     check "make sass without cuobjdump exits 1" test $rc -eq 1
     check "make sass without cuobjdump says so" has "$tmp/s0" "cuobjdump is not on PATH"
 fi
+# make fa3-bench without a flash-attention checkout: nothing built, a message.
+${MAKE:-make} --no-print-directory BUILD="$tmp/build" FA3_DIR= fa3-bench > "$tmp/fb" 2>&1; rc=$?
+check "make fa3-bench without FA3_DIR fails" test $rc -ne 0
+check "make fa3-bench without FA3_DIR says why" has "$tmp/fb" "make fa3-bench: name a flash-attention checkout"
+check "make fa3-bench without FA3_DIR builds nothing" test ! -e "$tmp/build/fa3-bench"
 echo "make-targets: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
