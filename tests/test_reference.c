@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -160,6 +161,44 @@ static void test_fill_random(void **state)
         double x = fs_half_to_float(a[i]), y = fs_bf16_to_float(b[i]);
         assert_true(fabs(x - y) <= 0x1p-8 * fabs(x) + 0x1p-11 * fabs(x) + 0x1p-24);
     }
+}
+
+/* From 2^20 elements the N(0, 1) part is drawn on several threads: the bits
+ * are those of one thread (a short draw is a prefix of a long one, whose
+ * parts end elsewhere), and those the checked-in runs were drawn with (an
+ * FNV-1a hash of the draws of the single-threaded generator). */
+static uint64_t fnv1a(const uint16_t *x, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ x[i]) * 1099511628211ull;
+    return h;
+}
+
+static void test_fill_threads(void **state)
+{
+    const size_t n = (3u << 20) + 1, m = (1u << 20) + 3;
+    uint16_t *a = malloc(n * sizeof *a), *b = malloc(m * sizeof *b), c[1001];
+    assert_non_null(a);
+    assert_non_null(b);
+    static const struct {
+        uint64_t seed;
+        fs_dtype t;
+        fs_dist dist;
+        uint64_t hash;
+    } cases[] = {{42, FS_FP16, FS_DIST_NORMAL, 0x6d9839b45366a0e1ull},
+                 {42, FS_FP16, FS_DIST_OUTLIERS, 0x28231b85cd9ae5d2ull},
+                 {7, FS_BF16, FS_DIST_OUTLIERS, 0x3917d531016c8c23ull}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        fs_fill_random(a, n, cases[k].seed, cases[k].t, cases[k].dist);
+        assert_int_equal(fnv1a(a, n), cases[k].hash);
+        fs_fill_random(b, m, cases[k].seed, cases[k].t, cases[k].dist);
+        assert_memory_equal(a, b, m * sizeof *b);
+        fs_fill_random(c, 1001, cases[k].seed, cases[k].t, cases[k].dist);
+        assert_memory_equal(a, c, sizeof c);
+    }
+    free(a);
+    free(b);
 }
 
 /* A contiguous problem on the host alone. */
@@ -431,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_compare_e4m3),
         cmocka_unit_test(test_fill_random),
+        cmocka_unit_test(test_fill_threads),
         cmocka_unit_test(test_fill_outliers),
         cmocka_unit_test(test_reference_by_hand),
         cmocka_unit_test(test_reference_stable),
