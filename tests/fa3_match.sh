@@ -9,16 +9,7 @@
 #  - bad input (no such programs, ROUNDS or LAUNCHES 0, an OUT that exists): exit 2, a
 #    message, nothing created or changed.
 # Closes with "fa3-match: N passed, N failed".
-set -u
-cd "$(dirname "$0")/.."
-passed=0 failed=0
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-check() { # what, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $what"; fi
-}
-has() { grep -qF -- "$2" "$1"; }
+source "$(dirname "$0")/checks.sh"
 
 run=$tmp/run
 mkdir -p "$run/round-1" "$run/round-2"

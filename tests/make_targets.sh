@@ -8,16 +8,7 @@
 #  - make step of a step that does not exist (exit 2, a message);
 #  - make fa3-bench without FA3_DIR (non-zero, a message, nothing built).
 # Closes with "make-targets: N passed, N failed, N skipped".
-set -u
-cd "$(dirname "$0")/.."
-passed=0 failed=0
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-check() { # what, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $what"; fi
-}
-has() { grep -qF -- "$2" "$1"; }
+source "$(dirname "$0")/checks.sh"
 
 bash scripts/step_diff.sh 23 > "$tmp/23" 2>&1
 check "make step N=23 is a diff of 22 and 23" has "$tmp/23" "+++ variants/23_block_scales.cu"
