@@ -45,15 +45,15 @@ function csv(line, f,    n, i, c, q, cell) {
     f[n] = cell
     return n
 }
-FNR == 1 { file = FILENAME; sub(/.*\//, "", file) }
-file ~ /^bench-(cold|hot)-[0-9]+\.txt$/ && /^fa3 causal=/ {
+FNR == 1 { file = FILENAME; sub(/.*\//, "", file); bench = file ~ /^bench-(cold|hot)-[0-9]+\.txt$/ }
+bench && /^fa3 causal=/ {
     split(file, w, "-"); mode = w[2]
     for (i = 2; i <= NF; i++) { split($i, kv, "="); a[kv[1]] = kv[2] }
     k = mode SUBSEP a["D"] SUBSEP a["causal"] SUBSEP a["N"]
     b[k] = b[k] " " a["time_us"]; last = k
     next
 }
-file ~ /^bench-/ && /^#   min_us=/ {
+bench && /^#   min_us=/ {
     split($2, kv, "="); bmin[last] = bmin[last] " " kv[2]
     if (match($0, /events, [0-9]+ iters/)) biters[substr($0, RSTART + 8, RLENGTH - 14)] = 1
     next
