@@ -41,6 +41,9 @@ fs_verdict fs_expect_verdict(double before, double now, const fs_expectation *e,
                  now);
         return FS_NOT_MEASURED;
     }
+    /* Judged as printed, to a tenth: -0.99% reads -1.0%, which a range
+     * ending at -1% holds. */
+    ch = round(ch * 10) / 10;
     if (ch >= lo && ch <= hi)
         v = FS_MET;
     else if ((hi <= 0 && ch < lo) || (lo >= 0 && ch > hi))

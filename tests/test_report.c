@@ -853,6 +853,10 @@ static void verdicts(void **state)
     assert_int_equal(fs_expect_verdict(100, 93, &rev, 0, b, sizeof b), FS_MET);
     assert_int_equal(fs_expect_verdict(100, 80, &inst, 0, b, sizeof b), FS_BEAT);
     assert_int_equal(fs_expect_verdict(100, 101, &inst, 0, b, sizeof b), FS_MISSED);
+    /* Judged as printed: -4.96% is -5.0%, inside; -4.94% is -4.9%, outside. */
+    assert_int_equal(fs_expect_verdict(100, 95.04, &inst, 0, b, sizeof b), FS_MET);
+    assert_string_equal(b, "expected warp_inst -10 to -5%; measured -5.0%: met");
+    assert_int_equal(fs_expect_verdict(100, 95.06, &inst, 0, b, sizeof b), FS_MISSED);
     /* Both ends of a range about zero are misses. */
     assert_int_equal(fs_expect_verdict(100, 90, &flat, 0, b, sizeof b), FS_MISSED);
     assert_int_equal(fs_expect_verdict(100, 110, &flat, 0, b, sizeof b), FS_MISSED);
