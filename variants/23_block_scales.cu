@@ -456,8 +456,8 @@ extern "C" const fs_variant fs_variant_23 = {
                  "against 0.0168, 0.0191, 0.0236; cuDNN FP8 0.0171, 0.0194, 0.0239); on normal inputs level (4.8-5.5%). "
                  "e4m3 is a floating format, whose relative step is the same at any scale, and a 128 x 128 block of "
                  "these inputs holds about 16 outliers, so a block's amax is still an outlier's; V keeps its one "
-                 "scale. Time within 1.2% of 22 at Hq = 64, N = 4096 to 16384 (579.5 against 580.3 TFLOP/s at 16k "
-                 "causal), 1.4% slower at N = 1024 and 5% at N = 100 (kernels of 10 us)",
+                 "scale. Time within 0.5% of 22 at Hq = 64, N = 4096 to 16384 (579.0 against 580.6 TFLOP/s at 16k "
+                 "causal), 1.1% slower at N = 1024 and 3 to 4% at N = 100 (kernels of 10 us)",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .operands = FS_OPERANDS_E4M3,
     .stops_at_diagonal = 1,

@@ -464,12 +464,12 @@ extern "C" const fs_variant fs_variant_25 = {
     .why = "the transpose's shared-memory instructions, a quarter of 24's, share the MIO queue with the softmax's exponentials",
     .expect = "busiest-SM cycles -25 to -35% and time -20 to -30% at N = 16384 causal (Hq = 64); the error as 24's",
     .expects = {{"time_median_s", -30, -20, 0, 16384, 64}},
-    .deviation = "As predicted at Hq = 64, N = 16384 causal: time -25.3% (15.19 to 11.35 ms, 578.9 to 775.3 TFLOP/s), "
-                 "busiest-SM cycles -30.2% (27.58 M to 19.24 M), tensor pipe active 29.8% to 42.8%; 8k non-causal "
-                 "576.4 to 773.2 TFLOP/s. Warp instructions -11.5%. Shared loads' bank conflicts fall from 269 k to "
-                 "40 k, but stores' rise from 18.5 M to 40.8 M, which the layout does not explain (each stmatrix "
+    .deviation = "As predicted at Hq = 64, N = 16384 causal: time -23.3% (15.21 to 11.66 ms, 578.2 to 754.7 TFLOP/s), "
+                 "busiest-SM cycles -30.3% (27.62 M to 19.25 M), tensor pipe active 29.8% to 42.8%; 8k non-causal "
+                 "576.1 to 760.0 TFLOP/s. Warp instructions -11.5%. Shared loads' bank conflicts fall from 275 k to "
+                 "40 k, but stores' rise from 18.2 M to 40.6 M, which the layout does not explain (each stmatrix "
                  "phase covers 8 distinct 16-byte groups). RMSE, max abs and relative L2 error equal 24's at every "
-                 "shape and input measured. cuDNN FP8 stays ahead: 904.5 TFLOP/s there (15.28 M cycles)",
+                 "shape and input measured. cuDNN FP8 stays ahead: 879.1 TFLOP/s there (15.37 M cycles)",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .operands = FS_OPERANDS_E4M3,
     .stops_at_diagonal = 1,
