@@ -74,9 +74,9 @@ typedef enum {
 } fs_kind;
 
 /* A prediction the report checks: the change of one results.csv column against
- * the previous step, in percent (in points for a *_pct column). A shape it
- * names is where it is judged: the report's configuration with those fields
- * changed, if the run holds it. */
+ * the step this one changes (fs_step_before), in percent (in points for a
+ * *_pct column). A shape it names is where it is judged: the report's
+ * configuration with those fields changed, if the run holds it. */
 typedef struct {
     const char *column;       /* "warp_inst", "time_median_s", ... */
     double lo, hi;            /* the predicted range, lo <= hi */
@@ -89,6 +89,9 @@ typedef struct {
 typedef struct {
     fs_kind kind;
     int number;               /* a step: its number in the chain; a peer: 0 */
+    int builds_on;            /* a step that changes another than the one numbered
+                                 before it (28 changes the 16-bit 21, not the FP8
+                                 27): that step's number; 0: number - 1 */
     const char *slug;         /* file name without number: "grid_order", "cudnn" */
     const char *title;        /* one line for tables */
     const char *change;       /* what changed against the previous variant */
@@ -146,6 +149,9 @@ extern const int fs_variant_count;
 const fs_variant *fs_variant_find(const char *name);
 /* Step `number` of the chain; NULL when this build has none. */
 const fs_variant *fs_step(int number);
+/* The step v changes: the one its builds_on names, else the step numbered
+ * before it; NULL for step 00, for a peer and for NULL. */
+const fs_variant *fs_step_before(const fs_variant *v);
 /* The step whose file holds v's kernel: v, or, for a step that takes its
  * predecessor's plan (24 runs 23's kernel after its own preparation), that
  * step's kernel step. NULL for NULL. */

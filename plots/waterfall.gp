@@ -1,10 +1,12 @@
 # Step by step: the first variant's time, each step's change (green faster,
-# red slower), and as the last bar the final variant's time. Each bar's
+# red slower) from the time of the step it changes (the bar before, or the
+# one its label names: "against 21"), and as the last bar the final
+# variant's time. Each bar's
 # label (columns 7-10: up to two lines, each "text" and its height) is where
 # reports/chart_layout.c placed it, over its bar and clear of every other bar and
 # label; bar_width: the bars' width it placed them by.
 load 'common.gp'
-set title sprintf("Time, step by step (change against the previous variant)\n%s", subtitle)
+set title sprintf("Time, step by step (change against the previous variant, or the one a label names)\n%s", subtitle)
 set ylabel 'time (µs)'
 set linetype 11 lc rgb '#4477aa'
 set linetype 12 lc rgb '#228833'

@@ -130,9 +130,19 @@ int fsr_chart_time(chart_ctx *c)
     return 1;
 }
 
+/* The row the time of step rows[i] changes against: the step it changes
+ * (fsr_previous), or rows[i - 1] where none of its chain was timed. */
+static int change_base(const chart_ctx *c, const int *rows, int i)
+{
+    const int prev = fsr_previous(c->r, rows[i]);
+    return prev >= 0 && isfinite(fsr_value(c->r, prev, FSR_TIME)) ? prev : rows[i - 1];
+}
+
 /* The first variant's time, each step's change, and as the last bar the
  * final variant's time; each labelled over its bar where fsr_place_labels
- * finds room. */
+ * finds room. A step's bar starts at the time of the step it changes, which
+ * its label names when that is not the bar before it (28 from 21's time,
+ * "against 21"). */
 int fsr_chart_waterfall(chart_ctx *c)
 {
     int rows[FSR_MAX_ROWS], n = fsr_ok_rows(c, rows, 1);
@@ -148,7 +158,7 @@ int fsr_chart_waterfall(chart_ctx *c)
     int color[FSR_MAX_BARS];
     double first = fsr_value(c->r, rows[0], FSR_TIME), last = fsr_value(c->r, rows[n - 1], FSR_TIME);
     for (int i = 0; i <= n; i++) {
-        double a = i ? fsr_value(c->r, rows[i - 1], FSR_TIME) : 0, t = fsr_value(c->r, rows[i < n ? i : n - 1], FSR_TIME);
+        double t = fsr_value(c->r, rows[i < n ? i : n - 1], FSR_TIME);
         b[i] = (fsr_bar){.x = i, .half = 0.35};
         if (i == 0 || i == n) {
             b[i].lo = 0;
@@ -159,11 +169,15 @@ int fsr_chart_waterfall(chart_ctx *c)
             if (i)
                 snprintf(b[i].text[1], sizeof b[i].text[1], "%+.1f%% in all", change[i]);
         } else {
+            const int base = change_base(c, rows, i);
+            const double a = fsr_value(c->r, base, FSR_TIME);
             b[i].lo = fmin(a, t);
             b[i].hi = fmax(a, t);
             change[i] = 100 * (t / a - 1);
             color[i] = t <= a ? 1 : 2;
             snprintf(b[i].text[0], sizeof b[i].text[0], "%+.1f%%", change[i]);
+            if (base != rows[i - 1])
+                snprintf(b[i].text[1], sizeof b[i].text[1], "against %02d", fsr_number(c->r, base));
         }
         if (i < n)
             fsr_variant_label(c->r, rows[i], lab[i], sizeof lab[i]);
@@ -265,8 +279,8 @@ int fsr_chart_occupancy(chart_ctx *c)
     return bars(c, &bc);
 }
 
-/* Our time change per step beside document 000's, computed from the times
- * it printed (change.h). */
+/* Our time change per step (against the step it changes) beside document
+ * 000's, computed from the times it printed (change.h). */
 int fsr_chart_seed(chart_ctx *c)
 {
     int rows[FSR_MAX_ROWS], n = fsr_ok_rows(c, rows, 1), k = 0;
@@ -286,7 +300,7 @@ int fsr_chart_seed(chart_ctx *c)
         if (isnan(sc.change))
             continue;
         theirs[k] = sc.change;
-        ours[k] = fs_change(fsr_value(c->r, rows[i - 1], FSR_TIME), fsr_value(c->r, rows[i], FSR_TIME), 0);
+        ours[k] = fs_change(fsr_value(c->r, change_base(c, rows, i), FSR_TIME), fsr_value(c->r, rows[i], FSR_TIME), 0);
         show[k++] = rows[i];
     }
     fs_table_free(&seed);

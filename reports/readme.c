@@ -37,7 +37,9 @@ void fs_variants_markdown(FILE *f)
 }
 
 /* The step table of the README: each variant at document 000's configuration
- * beside the change the document reports for the same step. */
+ * beside the change the document reports for the same step. A change against
+ * another step than the last one measured above it (28 against 21, which it
+ * changes, not the FP8 27) names that step. */
 static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
 {
     char l[160], a[64], id[512], gpu[256], date[16], tl[256];
@@ -50,16 +52,23 @@ static void readme_steps(FILE *f, const fsr_run *r, const fs_table *seed)
                                     "document 000's change (from its printed times)",
                                     "registers", "theoretical occupancy (%)"};
     md_heading(f, h, 7);
-    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
+    int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS), above = -1;
     for (int i = 0; i < n; i++) {
         int prev = fsr_previous(r, rows[i]), num = fsr_number(r, rows[i]);
         fsr_variant_label(r, rows[i], a, sizeof a);
         md_row(f);
         md_cell(f, a);
         if (fsr_ok(r, rows[i])) {
+            char ch[32];
             md_num(f, fsr_value(r, rows[i], FSR_TIME), fsr_roles[FSR_TIME].digits);
             md_num(f, fsr_value(r, rows[i], FSR_TFLOPS), fsr_roles[FSR_TFLOPS].digits);
-            md_change(f, prev < 0 ? NAN : fs_change(fsr_value(r, prev, FSR_TIME), fsr_value(r, rows[i], FSR_TIME), 0), 0);
+            md_fmt_change(prev < 0 ? NAN : fs_change(fsr_value(r, prev, FSR_TIME), fsr_value(r, rows[i], FSR_TIME), 0),
+                          0, ch, sizeof ch);
+            if (prev >= 0 && prev != above)
+                md_cellf(f, "%s (against %02d)", ch, fsr_number(r, prev));
+            else
+                md_cell(f, ch);
+            above = rows[i];
         } else {
             md_cellf(f, "%s", fsr_cell(r, rows[i], "status"));
             md_cell(f, "–");

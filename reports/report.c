@@ -476,6 +476,17 @@ static int read_mix(const fsr_run *r, sass_mix *m, char *err, size_t errlen)
     return m->n < 0 ? -1 : 0;
 }
 
+/* The entry, among those listed before mix[i] (in number order), of the step
+ * it changes: down its chain as fsr_previous goes, else the one listed before. */
+static int mix_before(const fss_mix *mix, int i)
+{
+    for (int p = fsr_number_before(mix[i].variant); p >= mix[0].variant; p = fsr_number_before(p))
+        for (int j = i - 1; j >= 0; j--)
+            if (mix[j].variant == p)
+                return j;
+    return i - 1;
+}
+
 static void sass_section(FILE *f, const fsr_run *r, const sass_mix *m)
 {
     const char *arch = m->arch;
@@ -514,15 +525,17 @@ static void sass_section(FILE *f, const fsr_run *r, const sass_mix *m)
         fprintf(f, "\n");
         return;
     }
-    fprintf(f, "\nChange per step (against the variant listed before it):\n\n");
+    fprintf(f, "\nChange per step (against the step it changes, the variant listed before it unless the "
+               "\"against\" column names another):\n\n");
     h[1] = "against";
     md_heading(f, h, 2 + FSS_COUNT);
     for (int i = 1; i < n; i++) {
+        const int b = mix_before(mix, i);
         md_row(f);
         md_cellf(f, "%02d", mix[i].variant);
-        md_cellf(f, "%02d", mix[i - 1].variant);
+        md_cellf(f, "%02d", mix[b].variant);
         for (int c = 0; c < FSS_COUNT; c++)
-            md_change(f, fs_change(mix[i - 1].n[c], mix[i].n[c], 0), 0);
+            md_change(f, fs_change(mix[b].n[c], mix[i].n[c], 0), 0);
         md_end(f);
     }
     fprintf(f, "\n");

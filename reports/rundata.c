@@ -480,12 +480,42 @@ static int place(const fsr_run *r, int cfg, int number)
     return lo;
 }
 
+int fsr_number_before(int number)
+{
+    const fs_variant *b = fs_step_before(fs_step(number));
+    return b ? b->number : number - 1;
+}
+
+/* The number of this build's last step: the registry numbers its steps from
+ * 00 without a gap. */
+static int last_step(void)
+{
+    int last = -1;
+    for (int i = 0; i < fs_variant_count; i++)
+        if (fs_variants[i]->kind == FS_STEP && fs_variants[i]->number > last)
+            last = fs_variants[i]->number;
+    return last;
+}
+
+/* Down the chain from the step row changes to the first one measured ok:
+ * without a builds_on on the way, the nearest earlier step in number order. */
 int fsr_previous(const fsr_run *r, int row)
 {
-    int cfg = r->cfg_of_row[row];
-    for (int j = place(r, cfg, r->number[row]) - 1; j >= r->cfg_first[cfg]; j--)
-        if (fsr_ok(r, r->order[j]))
-            return r->order[j];
+    const int cfg = r->cfg_of_row[row], last = last_step();
+    if (r->peer[row])
+        return -1;
+    for (int n = fsr_number_before(r->number[row]); n >= 0; n = fsr_number_before(n)) {
+        /* Past this build's steps the chain is number order: on to the nearest
+         * row there, one number at a time would take up to 2^31 turns. */
+        if (n > last) {
+            const int below = place(r, cfg, n + 1) - 1,
+                      m = below >= r->cfg_first[cfg] ? r->number[r->order[below]] : -1;
+            n = m > last ? m : last;
+        }
+        const int j = fsr_find_row(r, cfg, n);
+        if (j >= 0 && fsr_ok(r, j))
+            return j;
+    }
     return -1;
 }
 

@@ -86,7 +86,12 @@ int fsr_rows(const fsr_run *r, int cfg, int *rows, int max);
 /* The peers' rows of configuration cfg by name; returns how many. */
 int fsr_peer_rows(const fsr_run *r, int cfg, int *rows, int max);
 int fsr_count(const fsr_run *r, int cfg);                 /* rows of configuration cfg, peers too */
-/* The row of the nearest earlier step measured ok at the same configuration. */
+/* The number of the step that step `number` changes: the registry's
+ * fs_step_before, or number - 1 for a step this build does not have. */
+int fsr_number_before(int number);
+/* The row of the step that row's step changes, measured ok at the same
+ * configuration; where that one is missing or not ok, the step it changes in
+ * turn, and so on; -1 when none is (and for a peer). */
 int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);

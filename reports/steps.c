@@ -110,7 +110,7 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
         fprintf(f, ", which runs step %02d's kernel (`variants/%02d_%s.cu`); `make step N=%02d` shows its file whole",
                 k->number, k->number, k->slug, num);
     else if (num > 0) { /* after a step that borrows a kernel (25 after 24), against the kernel's step */
-        const fs_variant *before = fs_step(num - 1);
+        const fs_variant *before = fs_step_before(v);
         fprintf(f, "; `make step N=%02d` shows the step: its diff against step %02d without the header and the "
                    "kernel rename", num, before ? fs_kernel_step(before)->number : num - 1);
     }
@@ -290,7 +290,8 @@ void fsr_steps_section(FILE *f, const fsr_run *r, const fs_table *seed, const fs
                 fsr_md_text(l, t, sizeof t));
         return;
     }
-    fprintf(f, "## Steps (%s)\n\nEach step against the variant before it: what changed and why, the variant's "
+    fprintf(f, "## Steps (%s)\n\nEach step against the step it changes, the one before it unless its "
+               "\"Against\" line names another: what changed and why, the variant's "
                "own expectations judged by the counters they name, and document 000's own figures for the same "
                "step beside ours. A percentage (a *_pct column) changes in points; a change from or to a value "
                "shown as zero is \"–\". Document 000's change is computed from the figures it printed; where it "

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# make step N=04: what step 04 changed against 03, without the header comment
-# (each file explains itself) and with the kernels' fs03_/fs04_ prefixes made
-# equal (and the descriptors' names), so that only the step remains. A step
-# that borrows its predecessor's kernel is shown whole.
+# make step N=04: what step 04 changed against the step it changes (03; a
+# step whose descriptor says `.builds_on = 21` against 21), without the header
+# comment (each file explains itself) and with the kernels' fs03_/fs04_
+# prefixes made equal (and the descriptors' names), so that only the step
+# remains. A step that borrows its predecessor's kernel is shown whole.
 set -uo pipefail
 . "$(dirname "$0")/kernel_step.sh"
 [[ ${1:-} =~ ^[0-9]+$ ]] && (( 10#$1 > 0 )) || { echo "usage: make step N=NN (a step after 00)" >&2; exit 2; }
 n=$(printf %02d $((10#$1)))
-p=$(printf %02d $((10#$1 - 1)))
+p=$(step_before "$n")
 shopt -s nullglob
 new=(variants/"$n"_*.cu) old=(variants/"$p"_*.cu)
-if (( ! ${#new[@]} || ! ${#old[@]} )); then
+if (( ! ${#new[@]} )); then
     steps=(variants/[0-9][0-9]_*.cu)
-    echo "make step: no step $n after a step $p (the steps run from ${steps[0]:9:2} to ${steps[-1]:9:2})" >&2
+    echo "make step: no step $n (the steps run from ${steps[0]:9:2} to ${steps[-1]:9:2})" >&2
+    exit 2
+fi
+if (( ! ${#old[@]} )); then
+    echo "make step: ${new[0]} changes step $p, which has no file variants/${p}_*.cu" >&2
     exit 2
 fi
 body() {

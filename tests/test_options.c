@@ -1,5 +1,6 @@
 /* The option table: every option, the defaults, sweep's lists, and every
- * rejection with the sentence that names it. */
+ * rejection with the sentence that names it; the registry's ids, and the step
+ * each step changes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,6 +170,28 @@ static void variant_ids(void **state)
     assert_null(fs_variant_find("-1"));
     assert_null(fs_variant_find("01_naive"));   /* a number with another step's slug */
     assert_null(fs_variant_find("100"));
+}
+
+/* The step each step changes: the one numbered before it, or the earlier one
+ * its builds_on names (28: the 16-bit 21, not the FP8 27); none for 00 and
+ * for a peer. A step's kernel step follows the same chain. */
+static void step_before(void **state)
+{
+    assert_ptr_equal(fs_step_before(fs_step(5)), fs_step(4));
+    assert_ptr_equal(fs_step_before(fs_step(22)), fs_step(21));
+    assert_ptr_equal(fs_step_before(fs_step(28)), fs_step(21));
+    assert_ptr_equal(fs_step_before(fs_step(29)), fs_step(28));
+    assert_null(fs_step_before(fs_step(0)));
+    assert_null(fs_step_before(fs_variant_find("cudnn")));
+    assert_null(fs_step_before(NULL));
+    assert_ptr_equal(fs_kernel_step(fs_step(24)), fs_step(23));
+    assert_ptr_equal(fs_kernel_step(fs_step(28)), fs_step(28));
+    for (int i = 0; i < fs_variant_count; i++) {
+        const fs_variant *v = fs_variants[i];
+        if (v->builds_on && (v->kind != FS_STEP || v->builds_on >= v->number - 1 || !fs_step(v->builds_on)))
+            fail_msg("%s: builds_on %d is no step before %d's predecessor (0 means that one)", v->slug, v->builds_on,
+                     v->number);
+    }
 }
 
 static void sweep_lists(void **state)
@@ -465,6 +488,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults),    cmocka_unit_test(every_option), cmocka_unit_test(variants), cmocka_unit_test(variant_ids),
+        cmocka_unit_test(step_before),
         cmocka_unit_test(sweep_lists), cmocka_unit_test(metrics_file), cmocka_unit_test(positionals),
         cmocka_unit_test(sweep_size),
         cmocka_unit_test(rejections),  cmocka_unit_test(out_paths),    cmocka_unit_test(commands),

@@ -17,6 +17,7 @@
 #include <time.h>
 #include "change.h"
 #include "report.h"
+#include "rundata.h"
 #include "shipped.h"
 #include "table.h"
 #include "variant.h"
@@ -106,7 +107,7 @@ static void check_png_svg(const char *dir, const char *name)
 static int have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 /* Cell k (1-based) of a markdown row, trimmed, into buf. */
-static const char *md_cell(const char *line, int k, char *buf, size_t len)
+static const char *row_cell(const char *line, int k, char *buf, size_t len)
 {
     const char *s = line;
     for (int i = 1; i < k && s; i++)
@@ -154,10 +155,10 @@ static void check_steps(const char *md, const char *name)
             fail_msg("%s: step %02d lacks why, its file, the command or the verdicts:\n%s", name, num, sec);
         for (char *l = strstr(sec, "\n| "); l; l = strstr(l + 1, "\n| ")) {
             char metric[128], before[64], now[64], ch[64];
-            md_cell(l + 1, 1, metric, sizeof metric);
-            md_cell(l + 1, 2, before, sizeof before);
-            md_cell(l + 1, 3, now, sizeof now);
-            md_cell(l + 1, 4, ch, sizeof ch);
+            row_cell(l + 1, 1, metric, sizeof metric);
+            row_cell(l + 1, 2, before, sizeof before);
+            row_cell(l + 1, 3, now, sizeof now);
+            row_cell(l + 1, 4, ch, sizeof ch);
             if ((shows_zero(before) || shows_zero(now)) && !strstr(metric, "(%)") && strcmp(ch, "–"))
                 fail_msg("%s: step %02d: %s from %s to %s changes by %s", name, num, metric, before, now, ch);
             if (strstr(metric, "(%)") && strcmp(ch, "–") && !strstr(ch, " pts"))
@@ -603,11 +604,18 @@ static void hostile_numbers(void **state)
  * beside the executable and in the source tree (the working folder here). */
 static void data_missing(void **state)
 {
-    char path[4096], err[1024], here[4096];
+    char path[4096], err[1024], here[4096], beside[4200];
     assert_int_equal(fsr_data_path("reports/no-such.csv", path, sizeof path, err, sizeof err), -1);
     assert_non_null(getcwd(here, sizeof here));
-    if (!strstr(err, "cannot find flashstudy's reports/no-such.csv: it is neither in ") ||
-        !strstr(err, "/build/share/flashstudy/ nor in ") || !strstr(err, here))
+    /* This executable is BUILD/tests/test_report, whatever BUILD is named. */
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    assert_true(n > 0);
+    path[n] = '\0';
+    *strrchr(path, '/') = '\0';
+    *strrchr(path, '/') = '\0';
+    snprintf(beside, sizeof beside, "%s/share/flashstudy/ nor in ", path);
+    if (!strstr(err, "cannot find flashstudy's reports/no-such.csv: it is neither in ") || !strstr(err, beside) ||
+        !strstr(err, here))
         fail_msg("%s", err);
     assert_int_equal(fsr_data_path(FSR_PEERS, path, sizeof path, err, sizeof err), 0);
     assert_int_equal(strncmp(path, here, strlen(here)), 0);
@@ -1190,6 +1198,146 @@ static void reference_charts(void **state)
     free(sh);
 }
 
+/* t's row `row` again, as step `variant` with its slug, at `factor` times its
+ * time. */
+static void add_step(fs_table *t, int row, const char *variant, const char *slug, double factor)
+{
+    char time[32];
+    snprintf(time, sizeof time, "%.6g", fs_table_num(t, row, "time_median_s") * factor);
+    const char **cells = malloc(sizeof *cells * t->ncols);
+    char **copy = malloc(sizeof *copy * t->ncols);
+    for (int c = 0; c < t->ncols; c++) {
+        const char *h = t->header[c];
+        copy[c] = strdup(!strcmp(h, "variant") ? variant : !strcmp(h, "slug") ? slug
+                         : !strcmp(h, "time_median_s")                       ? time
+                                                                             : fs_table_cell(t, row, c));
+        cells[c] = copy[c];
+    }
+    fs_table_add(t, cells);
+    for (int c = 0; c < t->ncols; c++)
+        free(copy[c]);
+    free(copy);
+    free(cells);
+}
+
+/* The row of step `number` at the primary configuration of the run in dir,
+ * with the run loaded into r. */
+static int step_row(const fsr_run *r, int number)
+{
+    const int row = fsr_find_row(r, r->primary, number);
+    if (row < 0)
+        fail_msg("no row of step %02d", number);
+    return row;
+}
+
+/* The line of text that starts with `start`, as a string of its own. */
+static char *line_of(const char *text, const char *start)
+{
+    const char *s = strstr(text, start);
+    if (!s)
+        fail_msg("no line starts with \"%s\"", start);
+    return strndup(s, strcspn(s, "\n"));
+}
+
+/* Step 28 builds on 21, beside the FP8 road's 22 to 27, and 29 changes 28:
+ * the reference run with 28 as a copy of 21's row at 0.9 of its time (and
+ * 21's machine code as 28's), and 29 at 0.85. The report, the instruction
+ * mix, the README's table and the waterfall compare 28 with 21 and say so.
+ * With 21 failed, 28 goes on down 21's own chain, to 20, not to 27; a step
+ * after the registry's last is compared in number order. */
+static void builds_on(void **state)
+{
+    const fs_variant *v28 = fs_step(28);
+    assert_non_null(v28);
+    assert_int_equal(v28->builds_on, 21);
+    char dir[700], out[800], err[512], cmd[3000];
+    fs_table t;
+    if (fs_table_read(REFERENCE_RUN "/results.csv", 1, &t, err, sizeof err))
+        fail_msg("%s", err);
+    int at21 = -1;
+    for (int i = 0; i < t.nrows; i++)
+        if (!strcmp(fs_table_get(&t, i, "variant"), "21_lazy_rescale"))
+            at21 = i;
+    assert_true(at21 >= 0);
+    add_step(&t, at21, "28_split_ring", "split_ring", 0.9);
+    add_step(&t, at21, "29_wide_keys", "wide_keys", 0.85);
+    snprintf(dir, sizeof dir, "%s/builds-on", tmp);
+    fixture_of_run(REFERENCE_RUN, &t, dir);
+    /* The reference run's machine code, and 21's kernels again as 28's. */
+    snprintf(cmd, sizeof cmd,
+             "{ cat '%s/sass.txt'; awk '/^\\tcode for/ { if (k) printf \"%%s\", b; b = \"\"; k = 0 } "
+             "{ b = b $0 \"\\n\" } /Function : .*fs21_/ { k = 1 } END { if (k) printf \"%%s\", b }' '%s/sass.txt' | "
+             "sed 's/fs21_/fs28_/g'; } > '%s/sass.txt'",
+             REFERENCE_RUN, REFERENCE_RUN, dir);
+    assert_int_equal(system(cmd), 0);
+
+    fsr_run r;
+    if (fsr_load(&r, dir, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(fsr_previous(&r, step_row(&r, 28)), step_row(&r, 21));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 29)), step_row(&r, 28));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 27)), step_row(&r, 26));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 22)), step_row(&r, 21));
+    assert_int_equal(fsr_previous(&r, fsr_find_id(&r, r.primary, "cudnn")), -1);
+    fsr_free(&r);
+
+    snprintf(out, sizeof out, "%s/report.md", dir);
+    if (fs_report_write(dir, out, err, sizeof err))
+        fail_msg("%s", err);
+    char *md = tk_slurp(out, NULL);
+    const char *s28 = strstr(md, "### Step 28:"), *s29 = s28 ? strstr(s28, "### Step 29:") : NULL;
+    assert_non_null(s29);
+    const char *against = strstr(s28, "- Against: 21 lazy_rescale."), *diff = strstr(s28, "its diff against step 21 ");
+    assert_true(against && against < s29 && diff && diff < s29);
+    assert_non_null(strstr(s29, "- Against: 28 split_ring."));
+    /* The same kernels as 21's: no change against it. */
+    char *mix = line_of(md, "| 28 | 21 |");
+    assert_null(strpbrk(mix + strlen("| 28 | 21 |"), "123456789"));
+    free(mix);
+    free(md);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (fs_readme_tables(dir, f, err, sizeof err))
+        fail_msg("%s", err);
+    fclose(f);
+    char *l28 = line_of(text, "| 28 split_ring |"), *l29 = line_of(text, "| 29 wide_keys |"),
+         *l22 = line_of(text, "| 22 fp8 |");
+    assert_non_null(strstr(l28, "| -10.0% (against 21) |"));
+    assert_null(strstr(l29, "(against"));
+    assert_null(strstr(l22, "(against"));
+    free(l28), free(l29), free(l22), free(text);
+
+    char plots[800];
+    snprintf(plots, sizeof plots, "%s/plots", dir);
+    tk_plots_data(dir, plots);
+    char *w = tk_slurp(tk_path(plots, "waterfall.dat"), NULL);
+    assert_non_null(w);
+    char *b28 = line_of(w, "28 \"28 split_ring\""), *b29 = line_of(w, "29 \"29 wide_keys\"");
+    assert_non_null(strstr(b28, "\"-10.0%\""));
+    assert_non_null(strstr(b28, "\"against 21\""));
+    assert_null(strstr(b29, "against"));
+    free(b28), free(b29), free(w);
+
+    /* 21 failed: 28 and 22 go on to 20; steps past the registry's, in number order. */
+    tk_table_set(&t, at21, fs_table_col(&t, "status"), "failed");
+    const int last = t.nrows - 1;
+    add_step(&t, last, "40_beyond", "beyond", 1);
+    add_step(&t, last, "2000000000_far", "far", 1);
+    snprintf(dir, sizeof dir, "%s/builds-on-failed", tmp);
+    fixture_of_run(REFERENCE_RUN, &t, dir);
+    fs_table_free(&t);
+    if (fsr_load(&r, dir, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(fsr_previous(&r, step_row(&r, 28)), step_row(&r, 20));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 22)), step_row(&r, 20));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 29)), step_row(&r, 28));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 40)), step_row(&r, 29));
+    assert_int_equal(fsr_previous(&r, step_row(&r, 2000000000)), step_row(&r, 40));
+    fsr_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (tk_scratch(argv[0], "test-report", tmp, sizeof tmp))
@@ -1202,7 +1350,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(plots_unshowable), cmocka_unit_test(reference_charts), cmocka_unit_test(reference_inside),
         cmocka_unit_test(expectations_by_shape), cmocka_unit_test(answers_o_evicted), cmocka_unit_test(large_compare),
         cmocka_unit_test(data_missing),     cmocka_unit_test(markdown_injection), cmocka_unit_test(hostile_numbers),
-        cmocka_unit_test(outlier_inputs),
+        cmocka_unit_test(outlier_inputs),   cmocka_unit_test(builds_on),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
 }

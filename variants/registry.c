@@ -27,10 +27,17 @@ const fs_variant *fs_step(int number)
     return NULL;
 }
 
+const fs_variant *fs_step_before(const fs_variant *v)
+{
+    if (!v || v->kind != FS_STEP)
+        return NULL;
+    return fs_step(v->builds_on ? v->builds_on : v->number - 1);
+}
+
 const fs_variant *fs_kernel_step(const fs_variant *v)
 {
     const fs_variant *prev;
-    while (v && v->kind == FS_STEP && (prev = fs_step(v->number - 1)) && prev->plan == v->plan)
+    while (v && v->kind == FS_STEP && (prev = fs_step_before(v)) && prev->plan == v->plan)
         v = prev;
     return v;
 }
