@@ -47,8 +47,10 @@ from_step() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="$1" '$1
 gpu_tests() { ls tests/gpu_*.c | sed 's|^tests/\(.*\)\.c$|build/tests/\1|' | paste -sd' '; }
 # The log's last step and the steps beyond it.
 hopper() { from_step 8; }
-# The chain past FlashAttention-3: the steps from 19 (FROM) on.
-past() { from_step "${FROM:-19}"; }
+# The 16-bit chain past FlashAttention-3: the steps from 19 (FROM) on, the
+# FP8 road (22 to 27) aside.
+past() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="${FROM:-19}" '$1 + 0 >= from && ($1 + 0 <= 21 || $1 + 0 >= 28)'
+           echo cudnn; echo fa3; } | paste -sd, ; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
@@ -138,17 +140,24 @@ for s in $steps; do
                 [ -x build/fa3-bench/fa3_bench ] &&
                     step fa3-bench-hq64 120 build/fa3-bench/fa3_bench --cold --no-check --hq 64 --no-d64 --ns 4096,8192,16384 ;;
     # The matrix the chain past FlashAttention-3 is judged on: D = 128 at
-    # Hq = 16 and 64, causal and not, and D = 64 causal (B = 2, Hkv = 8).
-    chain)      step chain-16 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
-                    --time-budget 0.5 --out "$(rid chain-16)"
+    # Hq = 16 and 64, causal and not, and D = 64 causal (B = 2, Hkv = 8);
+    # the five sweeps merged into one run folder, named by the first one's time.
+    chain)      base=$(rid chain)
+                step chain-16 200 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
+                    --time-budget 0.5 --out "$base-16"
                 step chain-16-full 150 "$fs" sweep --seq 1024,4096,16384 --tile 128x128 --no-causal --variants "$(past)" \
-                    --time-budget 0.5 --out "$(rid chain-16-full)"
+                    --time-budget 0.5 --out "$base-16-full"
                 step chain-64 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --variants "$(past)" \
-                    --time-budget 0.5 --out "$(rid chain-64)"
+                    --time-budget 0.5 --out "$base-64"
                 step chain-64-full 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --no-causal \
-                    --variants "$(past)" --time-budget 0.5 --out "$(rid chain-64-full)"
+                    --variants "$(past)" --time-budget 0.5 --out "$base-64-full"
                 step chain-d64 150 "$fs" sweep --head-dim 64 --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
-                    --time-budget 0.5 --out "$(rid chain-d64)" ;;
+                    --time-budget 0.5 --out "$base-d64"
+                parts=$(ls -d "$base"-16 "$base"-16-full "$base"-64 "$base"-64-full "$base"-d64 2>/dev/null)
+                # shellcheck disable=SC2086 # the parts' paths have no spaces
+                [ -n "$parts" ] && step chain-merge 60 "$fs" merge $parts --out "$base"
+                # shellcheck disable=SC2086
+                [ -f "$base/results.csv" ] && rm -rf $parts ;;
     # The FP8 steps (FROM, default 22, on) beside the last 16-bit step and the
     # peers (cuDNN's FP8 attention among them): small shapes on both input
     # distributions first (validation and error), then NVIDIA's H200 shape,
