@@ -486,32 +486,21 @@ int fsr_number_before(int number)
     return b ? b->number : number - 1;
 }
 
-/* The number of this build's last step: the registry numbers its steps from
- * 00 without a gap. */
-static int last_step(void)
-{
-    int last = -1;
-    for (int i = 0; i < fs_variant_count; i++)
-        if (fs_variants[i]->kind == FS_STEP && fs_variants[i]->number > last)
-            last = fs_variants[i]->number;
-    return last;
-}
-
-/* Down the chain from the step row changes to the first one measured ok:
- * without a builds_on on the way, the nearest earlier step in number order. */
+/* Down the chain from the step row changes to the first one measured ok; a
+ * step this build does not have, in number order. */
 int fsr_previous(const fsr_run *r, int row)
 {
-    const int cfg = r->cfg_of_row[row], last = last_step();
+    const int cfg = r->cfg_of_row[row];
+    int n = r->number[row];
     if (r->peer[row])
         return -1;
-    for (int n = fsr_number_before(r->number[row]); n >= 0; n = fsr_number_before(n)) {
-        /* Past this build's steps the chain is number order: on to the nearest
-         * row there, one number at a time would take up to 2^31 turns. */
-        if (n > last) {
-            const int below = place(r, cfg, n + 1) - 1,
-                      m = below >= r->cfg_first[cfg] ? r->number[r->order[below]] : -1;
-            n = m > last ? m : last;
-        }
+    if (!fs_step(n)) {
+        for (int j = place(r, cfg, n) - 1; j >= r->cfg_first[cfg]; j--)
+            if (fsr_ok(r, r->order[j]))
+                return r->order[j];
+        return -1;
+    }
+    while ((n = fsr_number_before(n)) >= 0) {
         const int j = fsr_find_row(r, cfg, n);
         if (j >= 0 && fsr_ok(r, j))
             return j;

@@ -91,7 +91,8 @@ int fsr_count(const fsr_run *r, int cfg);                 /* rows of configurati
 int fsr_number_before(int number);
 /* The row of the step that row's step changes, measured ok at the same
  * configuration; where that one is missing or not ok, the step it changes in
- * turn, and so on; -1 when none is (and for a peer). */
+ * turn, and so on; for a step this build does not have, the nearest earlier
+ * one measured ok; -1 when none is (and for a peer). */
 int fsr_previous(const fsr_run *r, int row);
 /* Configurations equal to cfg except in seq, by seq; returns how many. */
 int fsr_seq_sweep(const fsr_run *r, int cfg, int *cfgs, int max);

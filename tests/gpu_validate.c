@@ -4,8 +4,9 @@
  * not; B = 1, 2 at block shape 32x32, and B = 1, N = 17, 1000, 4096 at 64x64
  * and 128x128; two causal shapes of 10 and 20 heads at N = 4096 whose
  * tiles outnumber the SMs; and one without the mask at N = 5700, D = 128,
- * long enough for 29's blocks of 176 keys (the last one ragged). A variant that refuses a shape (plan) or a type
- * (its .dtypes), cannot run on this GPU (its target) or here at all (its
+ * long enough for 29's blocks of 176 keys (the last one ragged). A variant
+ * that refuses a shape (plan) or a type (its .dtypes), cannot run on this
+ * GPU (its target) or here at all (its
  * setup: a library missing) counts as skipped, with the reason. First the
  * fp32 GPU reference is checked against the double CPU one, in both types,
  * since above FS_CPU_REF_MAX_MACS it is the judge.
