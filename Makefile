@@ -26,11 +26,15 @@
 # The build is for the GPU here: machine code for its compute capability,
 # and PTX beside it, which the driver compiles for a GPU newer than any
 # target. Without a GPU, PTX for 9.0 alone: nothing here could run machine
-# code, and ptxas would be a third of the build's time. The same defaults
-# serve every target, so that `make test` and then `make report` or `make
-# install` rebuild nothing.
+# code, and ptxas would be a third of the build's time. The goals that run
+# no GPU code (report, plots, readme, and test where there is no GPU) take
+# the build that is there as it is, so that `make test` and then `make
+# report` rebuild nothing; where there is none, `make test` without a GPU
+# compiles the device code fast (CODE=check), to show that every variant
+# builds, in half the time.
 # Variables: ARCHS="80 86 89 90" or ARCHS=all (machine code for those compute
-# capabilities), CODE=compute (PTX alone), NVCC, CC, RUN_ARGS (options for
+# capabilities), CODE=compute (PTX alone) or CODE=check (PTX compiled with
+# nvcc -Ofc max, which flashstudy does not measure), NVCC, CC, RUN_ARGS (options for
 # `flashstudy run`), RUN (the run of report, plots, readme), FA3_DIR (a
 # flash-attention checkout: builds the fa3 peer from it), PREFIX, V=1
 # (show the commands and every kernel's registers, shared memory and spills;
@@ -51,10 +55,21 @@ REFERENCE_RUN := results/20261204-195118-nvidia-h200
 # The GPU here, as its compute capability (9.0: 90); the steps need 8.0.
 GPU_ARCH := $(shell a=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .); \
                     [ -n "$$a" ] && [ "$$a" -ge 80 ] 2>/dev/null && echo "$$a")
+# The build that is there, as $(BUILD)/archs records it: "CODE ARCHS".
+takes_build := $(and $(MAKECMDGOALS),$(if $(filter-out report plots readme $(if $(GPU_ARCH),,test test-build),$(MAKECMDGOALS)),,yes))
+BUILT := $(if $(takes_build),$(shell cat $(BUILD)/archs 2>/dev/null))
+ifneq ($(filter sm compute check,$(firstword $(BUILT))),)
+CODE ?= $(firstword $(BUILT))
+ARCHS ?= $(wordlist 2,$(words $(BUILT)),$(BUILT))
+else ifneq ($(and $(takes_build),$(if $(GPU_ARCH),,no_gpu)),)
+CODE ?= check
+endif
 ARCHS ?= $(or $(GPU_ARCH),90)
 override ARCHS := $(if $(filter all,$(ARCHS)),80 86 89 90,$(ARCHS))
-# sm: machine code for each of ARCHS and the newest one's PTX; compute: PTX alone.
+# sm: machine code for each of ARCHS and the newest one's PTX; compute: PTX
+# alone; check: PTX alone, compiled fast.
 CODE ?= $(if $(GPU_ARCH),sm,compute)
+$(if $(filter-out 1,$(words $(filter sm compute check,$(CODE)))),$(error CODE=$(CODE): sm (machine code and PTX), compute (PTX alone) or check (PTX compiled fast, not to be measured)))
 NEWEST := $(lastword $(shell printf '%s\n' $(ARCHS) | sort -n))
 GENCODE := $(if $(filter sm,$(CODE)),$(foreach a,$(ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))) \
            -gencode=arch=compute_$(NEWEST),code=compute_$(NEWEST)
@@ -65,7 +80,8 @@ GENCODE_90A := $(if $(and $(filter sm,$(CODE)),$(filter 90,$(ARCHS))),-gencode=a
                -gencode=arch=compute_90a,code=compute_90a
 # What the harness says of the build: which GPUs run machine code, which the
 # driver's JIT (harness/validate.c).
-BUILD_TARGETS := -DFS_BUILD_SASS='"$(if $(filter sm,$(CODE)),$(ARCHS))"' -DFS_BUILD_PTX=$(NEWEST)
+BUILD_TARGETS := -DFS_BUILD_SASS='"$(if $(filter sm,$(CODE)),$(ARCHS))"' -DFS_BUILD_PTX=$(NEWEST) \
+                 -DFS_BUILD_CHECK=$(if $(filter check,$(CODE)),1,0)
 
 CUDA_HOME ?= $(realpath $(dir $(realpath $(shell command -v $(NVCC) 2>/dev/null)))/..)
 CUPTI_HOME := $(firstword $(foreach d,$(CUDA_HOME) $(CUDA_HOME)/extras/CUPTI,$(if $(wildcard $(d)/include/cupti.h),$(d))))
@@ -90,7 +106,7 @@ CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=2
          -I$(CUDA_HOME)/include -I$(CUPTI_HOME)/include
 # -ftz=true flushes fp32 denormals as Triton's kernels do, so that exp2f is
 # one MUFU.EX2 instruction (step 07 depends on it).
-NVCCFLAGS = -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v $(floor) -MMD -MP
+NVCCFLAGS = -O3 -std=c++17 -ftz=true -lineinfo -Xptxas -v $(floor) -MMD -MP $(if $(filter check,$(CODE)),-Ofc=max)
 LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpath,$(CUPTI_LIBDIR) \
           -lcupti -lcudart -lstdc++ -ldl -lm -lpthread
 
@@ -149,7 +165,7 @@ endif
 ifeq ($(MAKELEVEL),0)
 $(info flashstudy: nvcc $(if $(CUDA_HOME),$(shell $(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') at $(CUDA_HOME),NOT FOUND (put the CUDA toolkit's bin on PATH)))
 $(info flashstudy: CUPTI $(if $(CUPTI_HOME),$(CUPTI_HOME),NOT FOUND)$(comma) NVTX $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),found,NOT FOUND)$(comma) gnuplot $(if $(shell command -v gnuplot),found,not found: charts will be written as scripts only)$(comma) cuobjdump $(if $(CUOBJDUMP),found,not found: no machine code per variant$(comma) runs write no sass.txt))
-$(info flashstudy: building for $(if $(GPU_ARCH),the GPU here$(comma) sm_$(GPU_ARCH),no GPU here): $(if $(filter sm,$(CODE)),machine code sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))) and ,)PTX compute_$(NEWEST) (sm_90a steps: $(if $(findstring sm_90a,$(GENCODE_90A)),sm_90a and ,)compute_90a))
+$(info flashstudy: building for $(if $(GPU_ARCH),the GPU here$(comma) sm_$(GPU_ARCH),no GPU here): $(if $(filter sm,$(CODE)),machine code sm_$(subst $(space),$(comma) sm_,$(strip $(ARCHS))) and ,)PTX compute_$(NEWEST) (sm_90a steps: $(if $(findstring sm_90a,$(GENCODE_90A)),sm_90a and ,)compute_90a)$(if $(filter check,$(CODE)),$(comma) compiled fast to check that it builds (CODE=check: make builds the measured one)))
 endif
 
 # -rdynamic: a crash's call stack names our functions (core/crash.h).
@@ -165,12 +181,12 @@ $(BUILD)/%.o: %.c
 # include it (through cupti_check.h), lets gcc compile it as C.
 $(BUILD)/metrics/cupti.o $(BUILD)/metrics/pc_sampling.o $(BUILD)/metrics/pm_sampling.o $(BUILD)/metrics/activity.o: CFLAGS += -Imetrics/compat
 
-# The architectures the CUDA objects were built for, rewritten only when
+# What the CUDA objects were built for, "CODE ARCHS", rewritten only when
 # ARCHS or CODE changes, so that a change rebuilds them (and the harness's
 # record of them).
 $(BUILD)/archs: FORCE
 	@mkdir -p $(dir $@)
-	@[ -f $@ ] && [ "$$(cat $@)" = '$(GENCODE) $(GENCODE_90A)' ] || echo '$(GENCODE) $(GENCODE_90A)' > $@
+	@[ -f $@ ] && [ "$$(cat $@)" = '$(CODE) $(ARCHS)' ] || echo '$(CODE) $(ARCHS)' > $@
 
 $(patsubst %.cu,$(BUILD)/%.o,$(SM90A_SRC)): GENCODE = $(GENCODE_90A)
 $(BUILD)/harness/validate.o: CFLAGS += $(BUILD_TARGETS)
@@ -276,13 +292,15 @@ test-build: $(FS) $(TESTS) $(GPU_TESTS)
 	@:
 
 # One closing line for all: the GPU tests that could not run count as skipped.
+# The longest start first, so that the cores finish together.
+SLOW_TESTS := tests/install.sh $(addprefix $(BUILD)/tests/,test_report test_workers test_charts test_cli)
 test: deps
 	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) test-build
 	+@if nvidia-smi -L >/dev/null 2>&1; then gpu='$(GPU_TESTS)' skip=0; else gpu= skip=$(words $(GPU_TESTS)); \
 	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
 	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(ARCHS)' CODE=$(CODE) REFERENCE_RUN='$(REFERENCE_RUN)' SKIPPED=$$skip \
-	   bash scripts/run_tests.sh \
-	   $(TESTS) tests/results_csv.py tests/install.sh tests/slurm_contract.sh tests/make_targets.sh tests/fa3_match.sh $$gpu
+	   bash scripts/run_tests.sh $$gpu $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(TESTS)) \
+	   tests/results_csv.py tests/slurm_contract.sh tests/make_targets.sh tests/fa3_match.sh
 
 test-gpu: $(FS) $(GPU_TESTS)
 	@bash scripts/run_tests.sh $(GPU_TESTS)

@@ -262,6 +262,10 @@ static int start(study *s, const char *dir, int argc, char **argv)
     char why[512];
     double mark; /* FLASHSTUDY_PROFILE_TRACE: the fixed costs before the first variant */
     fs_trace(NULL, &mark);
+    if (fs_build_refusal(why, sizeof why)) {
+        fprintf(stderr, "flashstudy: %s\n", why);
+        return 1;
+    }
     /* Before the context exists: the PC sampler enables itself when it is
      * created and keeps every module's machine code as it loads (their line
      * tables map a sampled PC to its source line). */

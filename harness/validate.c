@@ -61,6 +61,19 @@ void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int se
 #error "FS_BUILD_SASS and FS_BUILD_PTX: the Makefile says what the build holds"
 #endif
 
+#ifndef FS_BUILD_CHECK
+#error "FS_BUILD_CHECK: the Makefile says whether the device code was compiled fast (CODE=check)"
+#endif
+
+const char *fs_build_refusal(char *why, size_t whylen)
+{
+    if (!FS_BUILD_CHECK)
+        return NULL;
+    snprintf(why, whylen, "this build's kernels were compiled fast to show that they build (CODE=check, what make test "
+                          "builds on a machine without a GPU), and are not measured: build them with make on this machine");
+    return why;
+}
+
 /* Machine code for compute capability `a` runs on GPUs of the same major
  * version and a minor at least as high. */
 static int sass_for(int cc, int exact, int *arch)

@@ -18,6 +18,11 @@ void fs_problem_init(fs_problem *p, int batch, int heads_q, int heads_kv, int se
  * this build fits), the sentence in why, and why is returned. */
 const char *fs_variant_code(const fs_variant *v, int cc, char *code, size_t codelen, char *why, size_t whylen);
 
+/* Why this build's kernels are not to be measured (a check build: the
+ * Makefile's CODE=check compiles them fast), in why, and why; NULL when
+ * they are. */
+const char *fs_build_refusal(char *why, size_t whylen);
+
 /* The sentence that says which of v[0..n) run PTX the driver JIT-compiles
  * on a GPU of compute capability cc, into note; 0 when none does. */
 int fs_jit_note(const fs_variant *const *v, int n, int cc, char *note, size_t len);

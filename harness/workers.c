@@ -492,6 +492,11 @@ int fs_workers_study(const fs_study_spec *o, int argc, char **argv)
 {
     const char *cmd = o->sweep ? "sweep" : "run";
     const fs_runner *run = getenv("FLASHSTUDY_FAKE_GPUS") ? &fs_fake_runner : &fs_study_runner;
+    char refusal[300];
+    if (run == &fs_study_runner && fs_build_refusal(refusal, sizeof refusal)) {
+        fprintf(stderr, "flashstudy: %s\n", refusal);
+        return 1;
+    }
     probe p;
     probe_devices(o->all_devices ? 0 : o->devices.v[0], &p);
     if (p.rc) {

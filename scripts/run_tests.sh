@@ -6,11 +6,12 @@
 # tests on a machine without a GPU), counted as skipped.
 set -u
 passed=0 failed=0 skipped=${SKIPPED:-0} crashed=0
-# The programs run side by side, one per core (they are independent); their
+# The programs run side by side (they are independent), one more than the
+# cores, since several wait on their children, timers and gnuplot; their
 # outputs are read back in the order given.
 out_dir=$(mktemp -d) || exit 2
 trap 'rm -rf "$out_dir"' EXIT
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=$(($(nproc 2>/dev/null || echo 2) + 1))
 i=0
 for t in "$@"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done

@@ -10,7 +10,9 @@
 #  - sass of a step, of step 24 (23's object, with a note), with no cuobjdump
 #    (exit 1, a message) and of a step that does not exist (exit 2);
 #  - make step of a step that does not exist (exit 2, a message);
-#  - make fa3-bench without FA3_DIR (non-zero, a message, nothing built).
+#  - make fa3-bench without FA3_DIR (non-zero, a message, nothing built);
+#  - report and plots after the build: nothing rebuilt; a planted
+#    build record is the build they take; a CODE that does not exist.
 # Closes with "make-targets: N passed, N failed, N skipped".
 source "$(dirname "$0")/checks.sh"
 
@@ -82,5 +84,23 @@ ${MAKE:-make} --no-print-directory BUILD="$tmp/build" FA3_DIR= fa3-bench > "$tmp
 check "make fa3-bench without FA3_DIR fails" test $rc -ne 0
 check "make fa3-bench without FA3_DIR says why" has "$tmp/fb" "make fa3-bench: name a flash-attention checkout"
 check "make fa3-bench without FA3_DIR builds nothing" test ! -e "$tmp/build/fa3-bench"
+# The goals that run no GPU code take the build that is there as it is: the
+# one under test rebuilds nothing (here of a run that does not exist, so
+# that nothing is written), and a planted record of another build is what
+# they say they build for. make as a user types it, without the ARCHS, CODE
+# and make levels make test hands down:
+as_typed() { env -u CODE -u ARCHS -u MAKELEVEL -u MAKEFLAGS ${MAKE:-make} --no-print-directory "$@"; }
+fs=${BUILD:-build}/flashstudy built=$(stat -c %y "$fs" 2>&1)
+for goal in report plots; do
+    as_typed BUILD="${BUILD:-build}" RUN="$tmp/no-run" $goal > "$tmp/$goal" 2>&1
+    check "make $goal after the build under test rebuilds nothing" test "$built" = "$(stat -c %y "$fs" 2>&1)"
+    check "make $goal after the build under test compiles nothing" test "$(grep -c '^  \(NVCC\|CC\|LD\) ' "$tmp/$goal")" -eq 0
+done
+mkdir -p "$tmp/planted" && echo "sm 80 90" > "$tmp/planted/archs"
+as_typed -n BUILD="$tmp/planted" report > "$tmp/planted.out" 2>&1
+check "make report takes the build that is there" has "$tmp/planted.out" "machine code sm_80, sm_90 and PTX compute_90"
+${MAKE:-make} --no-print-directory -n CODE=fast all > "$tmp/code" 2>&1; rc=$?
+check "make CODE=fast fails" test $rc -ne 0
+check "make CODE=fast names the codes" has "$tmp/code" "CODE=fast: sm (machine code and PTX), compute (PTX alone) or check"
 echo "make-targets: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
