@@ -27,11 +27,11 @@
 # and PTX beside it, which the driver compiles for a GPU newer than any
 # target. Without a GPU, PTX for 9.0 alone: nothing here could run machine
 # code, and ptxas would be a third of the build's time. The goals that run
-# no GPU code (report, plots, readme, and test where there is no GPU) take
-# the build that is there as it is, so that `make test` and then `make
-# report` rebuild nothing; where there is none, `make test` without a GPU
-# compiles the device code fast (CODE=check), to show that every variant
-# builds, in half the time.
+# no GPU code (report, plots, readme, and test where there is no GPU) and
+# install take the build that is there as it is, so that `make test` and
+# then `make report` rebuild nothing. Where there is none, those goals
+# without a GPU compile the device code fast (CODE=check), to show that
+# every variant builds, in half the time; install builds the measured one.
 # Variables: ARCHS="80 86 89 90" or ARCHS=all (machine code for those compute
 # capabilities), CODE=compute (PTX alone) or CODE=check (PTX compiled with
 # nvcc -Ofc max, which flashstudy does not measure), NVCC, CC, RUN_ARGS (options for
@@ -56,12 +56,13 @@ REFERENCE_RUN := results/20261204-195118-nvidia-h200
 GPU_ARCH := $(shell a=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .); \
                     [ -n "$$a" ] && [ "$$a" -ge 80 ] 2>/dev/null && echo "$$a")
 # The build that is there, as $(BUILD)/archs records it: "CODE ARCHS".
-takes_build := $(and $(MAKECMDGOALS),$(if $(filter-out report plots readme $(if $(GPU_ARCH),,test test-build),$(MAKECMDGOALS)),,yes))
-BUILT := $(if $(takes_build),$(shell cat $(BUILD)/archs 2>/dev/null))
+only = $(and $(MAKECMDGOALS),$(if $(filter-out $(1),$(MAKECMDGOALS)),,yes))
+no_gpu_code := report plots readme $(if $(GPU_ARCH),,test test-build)
+BUILT := $(if $(call only,$(no_gpu_code) install),$(shell cat $(BUILD)/archs 2>/dev/null))
 ifneq ($(filter sm compute check,$(firstword $(BUILT))),)
 CODE ?= $(firstword $(BUILT))
 ARCHS ?= $(wordlist 2,$(words $(BUILT)),$(BUILT))
-else ifneq ($(and $(takes_build),$(if $(GPU_ARCH),,no_gpu)),)
+else ifneq ($(and $(call only,$(no_gpu_code)),$(if $(GPU_ARCH),,no_gpu)),)
 CODE ?= check
 endif
 ARCHS ?= $(or $(GPU_ARCH),90)
@@ -330,6 +331,7 @@ install: $(FS)
 	install -D -m 755 $(FS) '$(DESTDIR)$(PREFIX)/bin/flashstudy'
 	@for f in $(DATA); do install -D -m 644 $$f '$(DESTDIR)$(PREFIX)/share/flashstudy/'$$f || exit 1; done
 	@echo "flashstudy: installed $(DESTDIR)$(PREFIX)/bin/flashstudy and $(DESTDIR)$(PREFIX)/share/flashstudy/"
+	@$(if $(filter check,$(CODE)),echo "flashstudy: its kernels are make test's check build: it reports and draws but measures nothing (make CODE=compute install$(comma) or make install on the GPU machine$(comma) for one that measures)" >&2)
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,7 @@
 # another working folder: `report` and `plots` of a copy of the reference run
 # named by its bare id, the data files (reports/*.csv, plots/*.gp) found
 # beside the executable. Closes with "install: N passed, N failed".
-# Environment: MAKE, BUILD, ARCHS and CODE of the build under test, and
+# Environment: MAKE, BUILD and CODE of the build under test, and
 # REFERENCE_RUN (the Makefile's).
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
@@ -25,12 +25,15 @@ said() {    # said WHAT PATTERN: the last command's output has a line matching P
     result "$1" $?
 }
 
-# The build under test is complete: installing it links nothing again (a
-# relink would also pull the executable from under the tests running beside).
+# The build under test is complete: installing it, as a user types it
+# (without the ARCHS and CODE make test hands down), takes that build and
+# links nothing again (a relink would also pull the executable from under
+# the tests running beside). A check build says it measures nothing.
 built=$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)
-check "make install PREFIX=$tmp/prefix" "${MAKE:-make}" --no-print-directory -C "$root" install \
-    PREFIX="$tmp/prefix" BUILD="${BUILD:-build}" ARCHS="${ARCHS:-90}" CODE="${CODE:-sm}"
+check "make install PREFIX=$tmp/prefix" env -u ARCHS -u CODE -u MAKELEVEL -u MAKEFLAGS "${MAKE:-make}" \
+    --no-print-directory -C "$root" install PREFIX="$tmp/prefix" BUILD="${BUILD:-build}"
 check "make install builds nothing" test "$built" = "$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)"
+[ "${CODE:-}" != check ] || said "make install of a check build says so" "check build: it reports and draws but measures nothing"
 check "the installed layout" test -x "$tmp/prefix/bin/flashstudy" -a -f "$tmp/prefix/share/flashstudy/reports/peers.csv" \
     -a -f "$tmp/prefix/share/flashstudy/reports/seed_figures.csv" -a -f "$tmp/prefix/share/flashstudy/plots/common.gp"
 mkdir -p "$tmp/work/results" && cp -r "$root/results/$run" "$tmp/work/results/"
