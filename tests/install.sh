@@ -32,8 +32,8 @@ said() {    # said WHAT PATTERN: the last command's output has a line matching P
 built=$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)
 check "make install PREFIX=$tmp/prefix" env -u ARCHS -u CODE -u MAKELEVEL -u MAKEFLAGS "${MAKE:-make}" \
     --no-print-directory -C "$root" install PREFIX="$tmp/prefix" BUILD="${BUILD:-build}"
-check "make install builds nothing" test "$built" = "$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)"
 [ "${CODE:-}" != check ] || said "make install of a check build says so" "check build: it reports and draws but measures nothing"
+check "make install builds nothing" test "$built" = "$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)"
 check "the installed layout" test -x "$tmp/prefix/bin/flashstudy" -a -f "$tmp/prefix/share/flashstudy/reports/peers.csv" \
     -a -f "$tmp/prefix/share/flashstudy/reports/seed_figures.csv" -a -f "$tmp/prefix/share/flashstudy/plots/common.gp"
 mkdir -p "$tmp/work/results" && cp -r "$root/results/$run" "$tmp/work/results/"
