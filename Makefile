@@ -50,7 +50,7 @@ RUN_ARGS ?=
 PREFIX ?= /usr/local
 # The checked-in run whose steps README.md shows (make readme; the test of the
 # README's tables).
-REFERENCE_RUN := results/20261204-195118-nvidia-h200
+REFERENCE_RUN := results/20261204-212553-nvidia-h200
 
 # The GPU here, as its compute capability (9.0: 90); the steps need 8.0.
 GPU_ARCH := $(shell a=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .); \
