@@ -331,7 +331,7 @@ install: $(FS)
 	install -D -m 755 $(FS) '$(DESTDIR)$(PREFIX)/bin/flashstudy'
 	@for f in $(DATA); do install -D -m 644 $$f '$(DESTDIR)$(PREFIX)/share/flashstudy/'$$f || exit 1; done
 	@echo "flashstudy: installed $(DESTDIR)$(PREFIX)/bin/flashstudy and $(DESTDIR)$(PREFIX)/share/flashstudy/"
-	@$(if $(filter check,$(CODE)),echo "flashstudy: its kernels are make test's check build: it reports and draws but measures nothing (make CODE=compute install$(comma) or make install on the GPU machine$(comma) for one that measures)" >&2)
+	@$(if $(filter check,$(CODE)),echo "flashstudy: its kernels are make test's check build: it reports and draws but measures nothing (make CODE=compute install builds one that measures)" >&2)
 
 clean:
 	rm -rf $(BUILD)
