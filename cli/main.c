@@ -14,6 +14,7 @@
 #include "report.h"
 #include "study.h"
 #include "table.h"
+#include "validate.h"
 #include "variant.h"
 #include "workers.h"
 
@@ -191,7 +192,10 @@ int main(int argc, char **argv)
             return close_stdout(0);
         }
         if (!strcmp(argv[i], "--version")) {
+            char why[300];
             printf("flashstudy %s\n", FS_VERSION);
+            if (fs_build_refusal(why, sizeof why)) /* read by scripts/slurm_sweep.sh */
+                printf("%s\n", why);
             return close_stdout(0);
         }
     }

@@ -59,6 +59,10 @@ if [ -z "$fs" ]; then
 fi
 fs=$(readlink -f "$fs")
 [ -x "$fs" ] || die "$fs is not an executable"
+# A check build (make test's where there is no GPU) measures nothing: every
+# task would refuse. (The test seam's fake GPUs measure nothing either way.)
+[ -n "${FLASHSTUDY_FAKE_GPUS:-}" ] || ! "$fs" --version | grep -q '(CODE=check' ||
+    die "$fs is a check build (CODE=check, what make test builds without a GPU), which measures nothing: build it with make first"
 command -v sbatch >/dev/null || die "sbatch is not on PATH: this is no Slurm submit host"
 
 # The plan: bad options fail here, before any job is queued.

@@ -7,8 +7,8 @@
 # exported to the jobs as sbatch exports the environment): no GPU. Checks
 # the two submissions' arguments, that the jobs read nothing but Slurm's
 # variables, that the tasks' shards cover the sweep once (an array from 1
-# too), and the merged run's rows. Closes with "slurm-contract: N passed, N
-# failed". Environment: BUILD (the Makefile's; default build).
+# too), the merged run's rows, and the refusals (a check build among them).
+# Closes with "slurm-contract: N passed, N failed". Environment: BUILD (the Makefile's; default build).
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
 trap 'rm -rf "$tmp"' EXIT
@@ -113,6 +113,11 @@ n=$(ls "$tmp"/sbatch.* | wc -l)
     && grep -q "run already exists" "$tmp/out"; result "an existing --out is refused" $?
 ! bash "$root/scripts/slurm_sweep.sh" --flashstudy "$fs" --out "$tmp/bad" -- --shard 0/2 > "$tmp/out" 2>&1 \
     && grep -q -- "--shard is this script's to set" "$tmp/out"; result "--shard is the script's" $?
+printf '#!/bin/sh\necho "flashstudy 1.0"\necho "this build'"'"'s kernels were compiled fast (CODE=check, ...)"\n' > "$tmp/bin/fs-check"
+chmod +x "$tmp/bin/fs-check"
+! env -u FLASHSTUDY_FAKE_GPUS bash "$root/scripts/slurm_sweep.sh" --flashstudy "$tmp/bin/fs-check" --out "$tmp/bad" \
+    -- "${sweep[@]}" > "$tmp/out" 2>&1 && grep -q "fs-check is a check build (CODE=check" "$tmp/out"
+result "a check build is refused" $?
 [ "$(ls "$tmp"/sbatch.* | wc -l)" = "$n" ] && [ ! -e "$tmp/bad" ] && [ ! -e "$tmp/bad.shards" ]
 result "a refusal submits and makes nothing" $?
 

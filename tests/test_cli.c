@@ -428,7 +428,15 @@ static void help_and_version(void **state)
         free(after);
         result_free(&r);
     }
+    /* A check build says so, for scripts that would start measuring. */
+    char why[300];
     result r;
+    run(&r, (const char *[]){"--version", NULL});
+    if (fs_build_refusal(why, sizeof why))
+        assert_non_null(strstr(r.out, "(CODE=check"));
+    else
+        assert_null(strstr(r.out, "CODE=check"));
+    result_free(&r);
     run(&r, (const char *[]){NULL});
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "usage:"));
