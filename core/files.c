@@ -187,8 +187,9 @@ int fs_links_owned(const char *path, char *err, size_t errlen)
     return check_links(path, path, &budget, err, errlen);
 }
 
-/* The outputs open at once: render.sh and one chart's file at most. */
-#define SLOTS 4
+/* The outputs open at once: the charts rendered side by side (at most 8,
+ * reports/plots.c) and a few more. */
+#define SLOTS 12
 static struct {
     FILE *f;
     volatile sig_atomic_t live;   /* tmp exists: the signal handler removes it */

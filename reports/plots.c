@@ -41,20 +41,37 @@ static int copy_template(const char *name, const char *dir, char *err, size_t er
     return fs_out_commit(out, err, errlen);
 }
 
-/* gnuplot -e "fmt=...; VARS" TEMPLATE.gp in dir, its output (/dev/stdout)
- * into dir/NAME.FMT through fs_out_open. Returns 0, 1 when gnuplot is not on
- * PATH, or -1 with err. */
-static int render(const char *dir, const char *template, const char *name, const char *fmt, const char *vars,
-                  char *err, size_t errlen)
+/* A chart written, rendered once render.sh is complete. */
+typedef struct {
+    int chart;             /* its line of charts[] */
+    char name[96], vars[VARS_LEN];
+} drawn_chart;
+
+/* Charts rendered at once: one gnuplot a core, at most this many. */
+#define RENDERS 8
+
+/* A gnuplot at work: its child, and the output its stdout fills. */
+typedef struct {
+    pid_t pid;
+    FILE *f;
+    const char *dir;
+    char path[FS_PATH_MAX];
+} render_job;
+
+/* Starts gnuplot -e "fmt=...; VARS" TEMPLATE.gp in dir, its output
+ * (/dev/stdout) into dir/NAME.FMT through fs_out_open, as j. Returns 0, 1
+ * when gnuplot is not on PATH, or -1 with err. */
+static int render_start(const char *dir, const char *template, const char *name, const char *fmt, const char *vars,
+                        render_job *j, char *err, size_t errlen)
 {
     extern char **environ;
-    char path[FS_PATH_MAX], file[128], gp[64], e[VARS_LEN + 64];
+    char file[128], gp[64], e[VARS_LEN + 64];
     snprintf(file, sizeof file, "%s.%s", name, fmt);
-    if (fs_path_checked(path, sizeof path, dir, file, err, errlen))
+    if (fs_path_checked(j->path, sizeof j->path, dir, file, err, errlen))
         return -1;
     snprintf(gp, sizeof gp, "%s.gp", template);
     snprintf(e, sizeof e, "fmt='%s'; out='/dev/stdout'%.*s", fmt, VARS_LEN, vars);
-    FILE *f = fs_out_open(path, err, errlen);
+    FILE *f = fs_out_open(j->path, err, errlen);
     if (!f)
         return -1;
     char *argv[] = {"gnuplot", "-e", e, gp, NULL};
@@ -62,29 +79,61 @@ static int render(const char *dir, const char *template, const char *name, const
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fileno(f), STDOUT_FILENO);
     posix_spawn_file_actions_addchdir_np(&fa, dir);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ), status = 0;
+    int rc = posix_spawnp(&j->pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    while (!rc && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!rc && WIFEXITED(status) && !WEXITSTATUS(status))
-        return fs_out_commit(f, err, errlen);
-    fs_out_abort(f);
-    if (rc == ENOENT)
-        return 1;
-    if (rc)
-        return fs_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
-    if (WIFEXITED(status))
-        return fs_fail(err, errlen, "gnuplot exited with status %d on %s (its message is above); the "
-                       "scripts are in %s/render.sh", WEXITSTATUS(status), path, dir);
-    return fs_fail(err, errlen, "gnuplot was killed by signal %d on %s", WTERMSIG(status), path);
+    if (rc) {
+        fs_out_abort(f);
+        return rc == ENOENT ? 1 : fs_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
+    }
+    j->f = f;
+    j->dir = dir;
+    return 0;
 }
 
-/* A chart written, rendered once render.sh is complete. */
-typedef struct {
-    int chart;             /* its line of charts[] */
-    char name[96], vars[VARS_LEN];
-} drawn_chart;
+/* Waits for j's gnuplot: its output complete at its path (0), or abandoned
+ * with err (-1). */
+static int render_finish(render_job *j, char *err, size_t errlen)
+{
+    int status = 0;
+    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && !WEXITSTATUS(status))
+        return fs_out_commit(j->f, err, errlen);
+    fs_out_abort(j->f);
+    if (WIFEXITED(status))
+        return fs_fail(err, errlen, "gnuplot exited with status %d on %s (its message is above); the "
+                       "scripts are in %s/render.sh", WEXITSTATUS(status), j->path, j->dir);
+    return fs_fail(err, errlen, "gnuplot was killed by signal %d on %s", WTERMSIG(status), j->path);
+}
+
+/* Every chart of list in both formats, one gnuplot a core at once, the
+ * oldest waited for first. The first failure stops the starts; the charts
+ * under way finish. 0, 1 when gnuplot is not on PATH, or -1 with err. */
+static int render_all(const char *dir, const drawn_chart *list, int drawn, char *err, size_t errlen)
+{
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const int width = cores < 1 ? 1 : cores > RENDERS ? RENDERS : (int)cores;
+    render_job jobs[RENDERS];
+    int rc = 0, first = 0, running = 0;
+    for (int i = 0; i < 2 * drawn && !rc; i++) {
+        if (running == width) {
+            rc = render_finish(&jobs[first], err, errlen);
+            first = (first + 1) % width;
+            running--;
+            if (rc)
+                break;
+        }
+        const drawn_chart *d = &list[i / 2];
+        rc = render_start(dir, fsr_charts[d->chart].name, d->name, i % 2 ? "svg" : "png", d->vars,
+                          &jobs[(first + running) % width], err, errlen);
+        if (!rc)
+            running++;
+    }
+    for (char spare[512]; running; running--, first = (first + 1) % width)
+        if (render_finish(&jobs[first], rc ? spare : err, rc ? sizeof spare : errlen) && !rc)
+            rc = -1;
+    return rc;
+}
 
 static void skipped(const char *name, int i, const char *why)
 {
@@ -174,9 +223,7 @@ int fs_plots_write(const char *run_dir, const char *out_dir, char *err, size_t e
         printf("flashstudy: no chart has data in %s\n", r.dir);
         goto out;
     }
-    for (int i = 0; i < drawn && !rc; i++)
-        for (int k = 0; k < 2 && !rc; k++)
-            rc = render(dir, fsr_charts[list[i].chart].name, list[i].name, k ? "svg" : "png", list[i].vars, err, errlen);
+    rc = render_all(dir, list, drawn, err, errlen);
     if (rc > 0)
         printf("flashstudy: gnuplot not found: wrote the data and scripts to %s/; install gnuplot "
                "(apt-get install gnuplot-nox) and run sh %s/render.sh\n", dir, dir);
