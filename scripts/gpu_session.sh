@@ -47,10 +47,14 @@ from_step() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="$1" '$1
 gpu_tests() { ls tests/gpu_*.c | sed 's|^tests/\(.*\)\.c$|build/tests/\1|' | paste -sd' '; }
 # The log's last step and the steps beyond it.
 hopper() { from_step 8; }
-# The 16-bit chain past FlashAttention-3: the steps from 19 (FROM) on, the
-# FP8 road (22 to 27) aside.
-past() { { "$fs" list --ids | grep -E '^[0-9]+_' | awk -F_ -v from="${FROM:-19}" '$1 + 0 >= from && ($1 + 0 <= 21 || $1 + 0 >= 28)'
-           echo cudnn; echo fa3; } | paste -sd, ; }
+# The 16-bit chain past FlashAttention-3: the last step and the steps it
+# changes in turn (step_before: 28 changes 21), down to 19 (FROM), so that
+# the FP8 road, which branches off 21, stays aside.
+. scripts/kernel_step.sh
+past() { local n ids=
+         n=$("$fs" list --ids | grep -E '^[0-9]+_' | tail -1 | cut -d_ -f1)
+         while (( 10#$n >= ${FROM:-19} )); do ids=$n,$ids; n=$(step_before "$n"); done
+         echo "${ids}cudnn,fa3"; }
 # The cuDNN that PyTorch carries, for a like-with-like comparison.
 torch_cudnn() { python3 -c 'import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cudnn", "lib", "libcudnn.so.9")) + [""])[0])'; }
 
