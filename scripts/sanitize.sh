@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make sanitize: every variant under compute-sanitizer's memcheck, racecheck,
-# synccheck and initcheck at six shapes (tiny with N not a multiple of any
-# tile, the seed's N, and both at D=64: a ring goes round several times only
-# at the longer one; 320 tiles of 128 rows, more than the H200's 132 SMs,
-# so that a persistent block takes tiles after its first; and one without
-# the causal mask long enough for 29's blocks of 176 keys), after a planted
+# synccheck and initcheck at seven shapes (tiny with N not a multiple of
+# any tile, the seed's N, and both at D=64: a ring goes round several times
+# only at the longer one; 320 tiles of 128 rows, more than the H200's 132
+# SMs, so that a persistent block takes tiles after its first; one without
+# the causal mask long enough for 29's blocks of 176 keys, and one with it
+# long enough for 33's), after a planted
 # out-of-bounds write proves that memcheck reports what it should. Zero errors is the bar. The summary goes
 # to <run folder>/sanitize.txt; exit status 1 when anything was reported.
 # It checks the chain's steps; VARIANTS=LIST (ids or slugs, as --variants)
@@ -35,7 +36,8 @@ shapes=("--seq 100 --batch 1 --heads-q 4 --heads-kv 2 --head-dim 128"
         "--seq 100 --batch 1 --heads-q 4 --heads-kv 1 --head-dim 64"
         "--seq 1024 --batch 1 --heads-q 4 --heads-kv 1 --head-dim 64"
         "--seq 200 --batch 2 --heads-q 80 --heads-kv 8 --head-dim 128"
-        "--seq 5700 --batch 1 --heads-q 2 --heads-kv 1 --head-dim 128 --no-causal")
+        "--seq 5700 --batch 1 --heads-q 2 --heads-kv 1 --head-dim 128 --no-causal"
+        "--seq 8200 --batch 1 --heads-q 1 --heads-kv 1 --head-dim 128")
 for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
     for shape in "${shapes[@]}"; do
         log=$out/$tool-$(echo "$shape" | awk '{print "N" $2 "-D" $10}').log

@@ -3,8 +3,9 @@
  * 1000, 1024, 4096; D = 64, 128; GQA groups 1, 2, 4 (two kv heads); causal and
  * not; B = 1, 2 at block shape 32x32, and B = 1, N = 17, 1000, 4096 at 64x64
  * and 128x128; two causal shapes of 10 and 20 heads at N = 4096 whose
- * tiles outnumber the SMs; and one without the mask at N = 5700, D = 128,
- * long enough for 29's blocks of 176 keys (the last one ragged). A variant
+ * tiles outnumber the SMs; one without the mask at N = 5700, D = 128,
+ * long enough for 29's blocks of 176 keys (the last one ragged), and one
+ * with it at N = 8200, where 33 takes them too. A variant
  * that refuses a shape (plan) or a type (its .dtypes), cannot run on this
  * GPU (its target) or here at all (its
  * setup: a library missing) counts as skipped, with the reason. First the
@@ -231,9 +232,10 @@ int main(void)
             p.sms = prop.multiProcessorCount;
             lost = check_shape(&p, seed++, cc, tallies) < 0;
         }
-        if (!lost) {
+        static const int wide[][2] = {{5700, 0}, {8200, 1}}; /* N, causal */
+        for (int k = 0; k < 2 && !lost; k++) {
             fs_problem p;
-            fs_problem_init(&p, 1, 2, 1, 5700, 128, 0, 128, 128);
+            fs_problem_init(&p, 1, 2, 1, wide[k][0], 128, wide[k][1], 128, 128);
             p.dtype = (fs_dtype)type;
             p.sms = prop.multiProcessorCount;
             lost = check_shape(&p, seed++, cc, tallies) < 0;
