@@ -5,8 +5,8 @@
 # only at the longer one; 320 tiles of 128 rows, more than the H200's 132
 # SMs, so that a persistent block takes tiles after its first; one without
 # the causal mask long enough for 29's blocks of 176 keys, and one with it
-# long enough for 33's), after a planted
-# out-of-bounds write proves that memcheck reports what it should. Zero errors is the bar. The summary goes
+# long enough for 33's), after a planted out-of-bounds write proves that
+# memcheck reports what it should. Zero errors is the bar. The summary goes
 # to <run folder>/sanitize.txt; exit status 1 when anything was reported.
 # It checks the chain's steps; VARIANTS=LIST (ids or slugs, as --variants)
 # names others, such as the peers, whose libraries' kernels are not ours to
