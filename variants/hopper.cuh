@@ -151,6 +151,12 @@ __device__ __forceinline__ void fs_tma_store_3d(const CUtensorMap *map, const vo
                  : "memory");
 }
 
+/* Closes the thread's bulk group: the stores issued since the last one. */
+__device__ __forceinline__ void fs_tma_store_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
 /* Closes the thread's bulk group and waits until its copies have read
  * their shared memory (the writes to global may still be under way). */
 __device__ __forceinline__ void fs_tma_store_wait_read(void)
