@@ -432,6 +432,8 @@ extern "C" const fs_variant fs_variant_34 = {
     .expect = "causal, 4096: busiest-SM cycles -0.3 to -1.5%, tensor pipes +0.2 to +1 point; 16384 within 0.5%; "
               "counts and the error unchanged",
     .expects = {{"sm_active_cycles_max_cycles", -1.5, -0.3, 128, 4096}, {"tensor_active_pct", 0.2, 1, 128, 4096}},
+    .deviation = "as predicted at 4096 causal (on an H100): cycles -0.7% and -0.3% (Hq = 16 and 64), tensor pipes "
+                 "+0.5 and +0.2 points; 16384 within 0.2%",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
