@@ -436,6 +436,10 @@ extern "C" const fs_variant fs_variant_36 = {
     .expect = "causal, D = 64, 1024: warp instructions -2 to -6%, busiest-SM cycles -0.5 to -3%; D = 128, 1024 about "
               "half that; from 4096 up and without the mask within the spread",
     .expects = {{"warp_inst", -6, -2, 64, 1024}, {"sm_active_cycles_max_cycles", -3, -0.5, 64, 1024}},
+    .deviation = "at D = 64, 1024 causal (on an H100) warp instructions -3.1% as predicted and cycles -4.9%, more than "
+                 "predicted (tensor pipes +1.5 points): the masked blocks are each tile's last, and at D = 64 O waits for "
+                 "every warpgroup's last P V; 1.01x FlashAttention-3's cycles from 1.06x. At 4096 -1.1%; at D = 128, 1024 "
+                 "instructions -2.0%, cycles +0.9%; elsewhere within 0.6%",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
