@@ -427,7 +427,7 @@ extern "C" const fs_variant fs_variant_36 = {
     .kind = FS_STEP,
     .number = 36,
     .slug = "row_limit",
-    .title = "The mask as one compare a score",
+    .title = "the mask as one compare a score",
     .change = "a masked block compares each score's column, a constant of the unrolled loop, with the last key its row "
               "sees, counted from the thread's first column, rather than forming the column and testing it against N "
               "and the diagonal apart",
