@@ -124,19 +124,17 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, u
     if (!last && lane == 0) /* S has read K; the tile's last K goes back with O's store */
         fs_mbar_arrive(&k_free[it % STAGES]);
 
-    /* The last key each of the thread's two rows sees, from its first column. */
-    const int c0 = k0 + lane % 4 * 2;
-    const int last_key[2] = {(p.causal ? min(row, p.seq - 1) : p.seq - 1) - c0,
-                             (p.causal ? min(row + 8, p.seq - 1) : p.seq - 1) - c0};
+    if (MASKED) { /* the last key each of the thread's two rows sees, from its first column */
+        const int c0 = k0 + lane % 4 * 2;
+        const int last_key[2] = {(p.causal ? min(row, p.seq - 1) : p.seq - 1) - c0,
+                                 (p.causal ? min(row + 8, p.seq - 1) : p.seq - 1) - c0};
 #pragma unroll
-    for (int j = 0; j < BN / 8; j++)
+        for (int j = 0; j < BN / 8; j++)
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            if (MASKED) {
+            for (int e = 0; e < 4; e++)
                 if (j * 8 + e % 2 > last_key[e / 2])
                     s[j][e] = -INFINITY;
-            }
-        }
+    }
 
     /* Both rows at once, four maxima and four partial sums each: eight
      * independent chains of each. l stays this thread's share of the row
