@@ -189,7 +189,7 @@ static int hotspots_status(const fsr_run *r, const fsr_inside *in, int row, char
 static int own_file(const fsr_run *r, int row, char *buf, size_t len)
 {
     const int num = fsr_number(r, row);
-    const fs_variant *v = fs_kernel_step(fs_step(num));
+    const fs_variant *v = fs_kernel_step(fsr_step(r, row));
     if (num < 0)
         snprintf(buf, len, "%s", "");
     else

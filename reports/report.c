@@ -170,7 +170,7 @@ static void model_section(FILE *f, const fsr_run *r, double mma, double copy)
     md_heading(f, h, 6);
     int rows[MAX_ROWS], n = fsr_rows(r, r->primary, rows, MAX_ROWS);
     for (int i = 0; i < n; i++) {
-        const fs_variant *v = fs_step(fsr_number(r, rows[i]));
+        const fs_variant *v = fsr_step(r, rows[i]);
         char lab[96];
         fsr_variant_label(r, rows[i], lab, sizeof lab);
         /* The block shape the step ran: 09 on run 128 x 64 or 128 x 128 whatever was asked. */
@@ -251,7 +251,7 @@ static void summary_section(FILE *f, const fsr_run *r, int cfg)
     md_heading(f, h, 3 + NSUMMARY);
     int rows[MAX_ROWS], n = fsr_rows(r, cfg, rows, MAX_ROWS);
     for (int i = 0; i < n; i++) {
-        const fs_variant *v = fs_step(fsr_number(r, rows[i]));
+        const fs_variant *v = fsr_step(r, rows[i]);
         char lab[96];
         fsr_variant_label(r, rows[i], lab, sizeof lab);
         md_row(f);
@@ -283,7 +283,7 @@ static void counters_section(FILE *f, const fsr_run *r)
     if (!isnan(l2))
         snprintf(l2s, sizeof l2s, "%.1f MB L2", l2);
     for (int i = 0; i < n; i++) {
-        const fs_variant *v = fs_step(fsr_number(r, rows[i]));
+        const fs_variant *v = fsr_step(r, rows[i]);
         fs_plan pl;
         if (!v || !fsr_ok(r, rows[i]) || v->plan(&p, &pl) || pl.workspace_bytes)
             continue;
@@ -326,7 +326,7 @@ static void counters_section(FILE *f, const fsr_run *r)
                        "before the kernel's end.\n", wr[0], wr[1], wcol, q);
     }
     for (int i = 0; i < n; i++) {
-        const fs_variant *v = fs_step(fsr_number(r, rows[i]));
+        const fs_variant *v = fsr_step(r, rows[i]);
         fs_plan pl;
         char name[96], lab[160];
         fsr_variant_label(r, rows[i], name, sizeof name);
@@ -513,9 +513,9 @@ static void sass_section(FILE *f, const fsr_run *r, const sass_mix *m)
         h[2 + c] = fss_names[c];
     md_heading(f, h, 2 + FSS_COUNT);
     for (int i = 0; i < n; i++) {
-        const fs_variant *v = fs_step(mix[i].variant);
+        const int row = fsr_find_row(r, r->primary, mix[i].variant);
         md_row(f);
-        md_cellf(f, "%02d %s", mix[i].variant, v ? v->slug : "");
+        md_cellf(f, "%02d %s", mix[i].variant, row >= 0 ? fsr_cell(r, row, "slug") : "");
         md_cellf(f, "%d", mix[i].kernels);
         for (int c = 0; c < FSS_COUNT; c++)
             md_cellf(f, "%ld", mix[i].n[c]);

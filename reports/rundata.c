@@ -429,6 +429,12 @@ const char *fsr_cell(const fsr_run *r, int row, const char *col)
 
 int fsr_number(const fsr_run *r, int row) { return r->peer[row] ? -1 : r->number[row]; }
 
+const fs_variant *fsr_step(const fsr_run *r, int row)
+{
+    const fs_variant *v = r->peer[row] ? NULL : fs_step(r->number[row]);
+    return v && !strcmp(v->slug, fsr_cell(r, row, "slug")) ? v : NULL;
+}
+
 int fsr_is_peer(const fsr_run *r, int row) { return r->peer[row]; }
 
 const char *fsr_id(const fsr_run *r, int row, char *buf, size_t len)
@@ -494,7 +500,7 @@ int fsr_previous(const fsr_run *r, int row)
     int n = r->number[row];
     if (r->peer[row])
         return -1;
-    if (!fs_step(n)) {
+    if (!fsr_step(r, row)) {
         for (int j = place(r, cfg, n) - 1; j >= r->cfg_first[cfg]; j--)
             if (fsr_ok(r, r->order[j]))
                 return r->order[j];

@@ -72,6 +72,10 @@ const char *fsr_dev(const fsr_run *r, const char *key);
 double fsr_dev_num(const fsr_run *r, const char *key);
 const char *fsr_cell(const fsr_run *r, int row, const char *col); /* "" when absent */
 int fsr_number(const fsr_run *r, int row);                /* a step's number; -1 for a peer */
+/* The registry's step that row measured: its number's, where the slugs agree.
+ * NULL for a peer and for a step this build does not have, such as a trial
+ * that held a number the registry now gives another step. */
+const fs_variant *fsr_step(const fsr_run *r, int row);
 int fsr_is_peer(const fsr_run *r, int row);
 /* The key that matches a variant's rows across files and runs: a step's
  * number ("08", whatever schema wrote its id), a peer's slug ("cublas"). */

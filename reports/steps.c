@@ -140,7 +140,7 @@ static void step_intro(FILE *f, const fsr_run *r, int row, int prev, const fs_va
 static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *seed, const fsr_inside *in)
 {
     const int num = fsr_number(r, row), prev = fsr_previous(r, row);
-    const fs_variant *v = fs_step(num);
+    const fs_variant *v = fsr_step(r, row);
     char src[256], t[1024], t2[1024];
     fprintf(f, "<a id=\"step-%02d\"></a>\n\n### Step %02d: %s\n\n", num, num,
             v ? v->title : fsr_md_text(fsr_cell(r, row, "slug"), t, sizeof t));
@@ -212,7 +212,7 @@ static void step_section(FILE *f, const fsr_run *r, int row, const fs_table *see
         }
     }
     /* The analytic model's key blocks, beside the seed's prediction. */
-    const fs_variant *pv = prev >= 0 ? fs_step(fsr_number(r, prev)) : NULL;
+    const fs_variant *pv = prev >= 0 ? fsr_step(r, prev) : NULL;
     int ei = fs_seed_find(seed, num, "key_blocks", "expected_change_pct");
     if (v && pv) {
         fs_problem p = fsr_problem(&r->cfgs[r->cfg_of_row[row]]);
