@@ -562,7 +562,9 @@ static void trial_numbers(void **state)
 {
     char dir[700], cmd[2400], out[800], err[512];
     snprintf(dir, sizeof dir, "%s/trial", tmp);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r " FIXTURE " '%s' && sed -i 's/,02_grid_order,grid_order,/,02_trial,trial,/' '%s/results.csv'",
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' && cp -r " FIXTURE " '%s' && sed -i 's/,02_grid_order,grid_order,/,02_trial,trial,/' "
+             "'%s/results.csv'",
              dir, dir, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(out, sizeof out, "%s/trial.md", tmp);
