@@ -413,8 +413,8 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     /* 192 or 128 query rows whatever the log's tile asked; 176 keys per step
      * at D = 128 from 4096 keys on without the mask and from 8192 with it
      * (below, the keys past the diagonal cost more than the wider step
-     * saves), else 128 unless 128 x 64 is asked at D = 128 (O's 192 rows at
-     * D = 64 need a 128-key buffer). */
+     * saves), else 128 unless 128 x 64 is asked at D = 128 (D = 64 has no
+     * 64-key kernel). */
     const int bn = d && p->seq >= (p->causal ? 8192 : 4096) ? 176
                    : d && p->bm == 128 && p->bn == 64                   ? 64
                                                                          : 128;
