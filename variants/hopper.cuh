@@ -312,6 +312,7 @@ __device__ __forceinline__ void fs_wgmma_wait(void)
 #define FS_ACC64 FS_R8(0), FS_R8(2), FS_R8(4), FS_R8(6)
 #define FS_ACC128 FS_ACC64, FS_R8(8), FS_R8(10), FS_R8(12), FS_R8(14)
 #define FS_ACC176 FS_ACC128, FS_R8(16), FS_R8(18), FS_R8(20)
+#define FS_ACC192 FS_ACC176, FS_R8(22)
 #define FS_REGS32                                                                                  \
     "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25," \
     "%26,%27,%28,%29,%30,%31}"
@@ -324,6 +325,11 @@ __device__ __forceinline__ void fs_wgmma_wait(void)
     "%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50," \
     "%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74," \
     "%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87}"
+#define FS_REGS96                                                                              \
+    "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26," \
+    "%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50," \
+    "%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74," \
+    "%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}"
 
 /* Moves registers between warpgroups (sm_90a): the producer gives up what
  * its copies do not need, the consumers take it. Every warp of a warpgroup
@@ -370,6 +376,11 @@ __device__ __forceinline__ void fs_wgmma_fence_acc<176>(float c[22][4])
 {
     asm volatile("" : FS_ACC176 : : "memory");
 }
+template <>
+__device__ __forceinline__ void fs_wgmma_fence_acc<192>(float c[24][4])
+{
+    asm volatile("" : FS_ACC192 : : "memory");
+}
 
 /* c (+)= A B, A and B from shared memory, both K-major, of type T; c is
  * overwritten when accumulate is 0. */
@@ -412,6 +423,16 @@ __device__ __forceinline__ void fs_wgmma_rs(float c[N / 8][4], const uint32_t a[
                      "wgmma.mma_async.sync.aligned.m64n176k16.f32." TY "." TY " " FS_REGS88                     \
                      ", %88, %89, p, 1, 1, 0, 0;\n}\n"                                                          \
                      : FS_ACC176                                                                                \
+                     : "l"(a), "l"(b), "r"(accumulate)                                                          \
+                     : "memory");                                                                               \
+    }                                                                                                           \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void fs_wgmma_ss<192, T>(float c[24][4], uint64_t a, uint64_t b, int accumulate)  \
+    {                                                                                                           \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"                                               \
+                     "wgmma.mma_async.sync.aligned.m64n192k16.f32." TY "." TY " " FS_REGS96                     \
+                     ", %96, %97, p, 1, 1, 0, 0;\n}\n"                                                          \
+                     : FS_ACC192                                                                                \
                      : "l"(a), "l"(b), "r"(accumulate)                                                          \
                      : "memory");                                                                               \
     }                                                                                                           \
