@@ -444,6 +444,11 @@ extern "C" const fs_variant fs_variant_39 = {
     .expect = "where the wide blocks run, busiest-SM cycles -1 to -2%, with fewer warp instructions and the tensor "
               "pipes busier; elsewhere the same code",
     .expects = {{"sm_active_cycles_max_cycles", -2, -1, 128, 16384}},
+    .deviation = "more than predicted (on an H100): where the wide blocks run cycles -2.2 to -3.2% (16384 causal -2.2% "
+                 "and -2.9%, 8192 causal -2.6%, without the mask -2.5 to -3.2%), tensor pipes +2.0 to +2.7 points, warp "
+                 "instructions -2.1 to -2.8%, barrier stalls -15 to -22%: a step's fixed costs weigh more than its "
+                 "keys, the shorter wait at the turns most of all. Against FlashAttention-3's cycles 0.95 to 0.98x "
+                 "there without the mask, 0.98 to 1.00x with it (from 1.01 to 1.03x)",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .plan = plan,
