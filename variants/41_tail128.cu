@@ -467,7 +467,7 @@ extern "C" const fs_variant fs_variant_41 = {
     .kind = FS_STEP,
     .number = 41,
     .slug = "tail128",
-    .title = "192-key blocks ending in 128-key ones",
+    .title = "192-key blocks ending in one or two of 128 keys",
     .change = "in the 192-key kernel a tile's keys, rounded up to 64, are whole 192-key blocks and one or two 128-key "
               "blocks at its end, where 40 took one more 192-key block",
     .why = "40's last 192-key block reaches up to 128 keys past a tile's rows: 3.1% more products than 128-key blocks "
