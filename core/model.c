@@ -23,20 +23,22 @@ void fs_model_eval(const fs_problem *p, const fs_variant *v, double mma_flop_per
     /* Without the diagonal stop every row sees all N keys. With it, query
      * block i before the last has BM rows against its first ceil((i+1)*BM/BN)
      * key blocks; the last block's N - (qblocks-1)*BM rows see all N keys.
-     * Where BN divides BM (every variant here) that is (i+1)*BM keys, summed
-     * in closed form; otherwise block by block (a million at most: beyond,
-     * the closed form is within a block per row of it). */
+     * Where BN divides BM that is (i+1)*BM keys, summed in closed form;
+     * otherwise block by block (a million at most: beyond, the closed form is
+     * within a block per row of it), the keys rounded up to the variant's
+     * tail_keys where narrower blocks end its tiles (in as many steps). */
     double key_blocks = qblocks * kblocks, scores = n * n;
     if (skips && (fmod(bm, bn) == 0 || qblocks > 1e6)) {
         key_blocks = bm / bn * (qblocks - 1) * qblocks / 2 + kblocks;
         scores = bm * bm * (qblocks - 1) * qblocks / 2 + (n - (qblocks - 1) * bm) * n;
     } else if (skips) {
+        const double unit = v->tail_keys > 0 && bn > bm ? v->tail_keys : bn;
         key_blocks = kblocks;
         scores = (n - (qblocks - 1) * bm) * n;
         for (double i = 0; i < qblocks - 1; i++) {
             const double kb = ceil((i + 1) * bm / bn);
             key_blocks += kb;
-            scores += bm * fmin(kb * bn, n);
+            scores += bm * fmin(ceil((i + 1) * bm / unit) * unit, n);
         }
     }
     m->key_blocks = bh * key_blocks;

@@ -108,6 +108,9 @@ typedef struct {
     fs_operands operands;
     int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
                                  (otherwise masked blocks are computed too) */
+    int tail_keys;            /* causal, key blocks wider than the query block:
+                                 a tile's keys are computed up to a multiple of
+                                 this, narrower blocks ending it (0: of BN) */
     /* Fill *plan for p, or return a static sentence saying why p is not
      * supported (a shape, a block shape). Never touches the GPU: called once
      * per problem, and by the reports without one. */

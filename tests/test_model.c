@@ -88,6 +88,29 @@ static void executed_rectangular_blocks(void **state)
     assert_true(m.seed_read_bytes == 5 * 2 * 2 + 3 * (2.0 * 5 * 2 * 2));
 }
 
+/* 192-key blocks ending in 128-key ones (41): 128-row blocks of 512 keys see
+ * 128, 256, 384 and 512 keys, where whole 192-key blocks compute 192, 384,
+ * 384 and 512 (128 x 1280 scores against 128 x 1472), in as many blocks:
+ * 1, 2, 2 and 3. Query blocks as wide as the key blocks round to BN. */
+static void executed_tail_keys(void **state)
+{
+    const fs_variant tail = {.number = 41, .slug = "tail128", .stops_at_diagonal = 1, .tail_keys = 64};
+    fs_problem p = shape(1, 1, 1, 512, 1, 1, 0);
+    fs_model m;
+    p.bm = 128, p.bn = 192;
+    fs_model_eval(&p, &tail, 0, 0, &m);
+    assert_true(m.flop_executed == 4.0 * 128 * 1280);
+    assert_true(m.key_blocks == 8);
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_executed == 4.0 * 128 * 1472);
+    assert_true(m.key_blocks == 8);
+    p.bm = 192, p.bn = 128;
+    fs_model_eval(&p, &tail, 0, 0, &m);
+    const double wide_query = m.flop_executed;
+    fs_model_eval(&p, &skip, 0, 0, &m);
+    assert_true(m.flop_executed == wide_query);
+}
+
 /* At the seed's shape the diagonal stop visits 32*33/2 of 32*32 key blocks
  * per head: the 48.4375% fewer iterations document 000 predicts (line 86). */
 static void seed_loop_reduction(void **state)
@@ -135,6 +158,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_traffic),         cmocka_unit_test(useful_flops),
         cmocka_unit_test(executed_small_shape), cmocka_unit_test(executed_rectangular_blocks),
+        cmocka_unit_test(executed_tail_keys),
         cmocka_unit_test(seed_loop_reduction), cmocka_unit_test(minimum_bytes_and_floor),
         cmocka_unit_test(largest_sequence),
     };
