@@ -109,8 +109,10 @@ typedef struct {
     int stops_at_diagonal;    /* causal: the key loop ends at the diagonal block
                                  (otherwise masked blocks are computed too) */
     int tail_keys;            /* causal, key blocks wider than the query block:
-                                 a tile's keys are computed up to a multiple of
-                                 this, narrower blocks ending it (0: of BN) */
+                                 a tile's keys are counted up to a multiple of
+                                 this, narrower blocks ending it (0: of BN);
+                                 a head's shortest tiles, of less than two
+                                 blocks, may compute more */
     /* Fill *plan for p, or return a static sentence saying why p is not
      * supported (a shape, a block shape). Never touches the GPU: called once
      * per problem, and by the reports without one. */
