@@ -69,18 +69,18 @@ __device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 1
 
 /* The step of the key block from k0 (SW keys; the ring's buffers hold BN),
  * ring use `it` (buffer it % STAGES): wait until its K has landed, issue
- * S = Q K^T of that block, rescale O by the block before's alpha, wait for
- * its V and issue its P V (pa, PW keys), wait for S alone
- * and hand K back (unless O is staged in it: the tile's last, `last`, where O
- * has no buffer of its own), online softmax of the block (leaving its
- * alpha), wait for the P V, hand the block before's V back, and leave P of
- * the block in pa. dq, dk and dv are the descriptors of the warpgroup's Q
- * rows and of buffer 0's K and V; `stored`, in a tile's first step, the ring buffer
- * of the tile before's O store (-1: none), whose read is waited for here
- * once S is issued, and which goes back then unless O has its own buffer.
- * MASKED decides at compile time whether the causal and end-of-sequence
- * mask exists, FIRST whether there is a block before (no run-time branch
- * around a wgmma: ptxas would serialise them all). */
+ * S = Q K^T of that block, rescale O by the block before's alpha, wait for its
+ * V and issue its P V (pa, PW keys), wait for S alone and hand K back (unless
+ * O is staged in it: the tile's last, `last`, where O has no buffer of its
+ * own), online softmax of the block (leaving its alpha), wait for the P V,
+ * hand the block before's V back, and leave P of the block in pa. dq, dk and
+ * dv are the descriptors of the warpgroup's Q rows and of buffer 0's K and V;
+ * `stored`, in a tile's first step, the ring buffer of the tile before's O
+ * store (-1: none), whose read is waited for here once S is issued, and which
+ * goes back then unless O has its own buffer. MASKED decides at compile time
+ * whether the causal and end-of-sequence mask exists, FIRST whether there is a
+ * block before (no run-time branch around a wgmma: ptxas would serialise them
+ * all). */
 template <int BN, int SW, int PW, int D, bool MASKED, bool FIRST, typename T>
 __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, uint64_t dk, uint64_t dv, int wg,
                                              uint64_t *k_loaded, uint64_t *v_loaded, uint64_t *k_free, uint64_t *v_free, int stored, int k0, int it, bool last, int row,
