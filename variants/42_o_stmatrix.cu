@@ -1,8 +1,8 @@
-/* Step 43 - O staged by stmatrix.
+/* Step 42 - O staged by stmatrix.
  *
  * What changed: a warp writes its 16 rows of O into shared memory, for the
  *   TMA store, with 8 stmatrix (four 8 x 8 matrices of 16-bit pairs each;
- *   4 at D = 64) where 42 wrote 32 four-byte stores (16), each with a
+ *   4 at D = 64) where 41 wrote 32 four-byte stores (16), each with a
  *   swizzled address of its own.
  * Why: besides its steps, a tile of 41 takes about 7400 warp instructions
  *   (Hq = 64, D = 128, fitted over 4096 to 16384 keys causal, an H100),
@@ -202,11 +202,10 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, u
  * head's tiles follow each other, so that the blocks running together share
  * its K/V in L2. A tile's key blocks: `wide` of BN keys, then, in the
  * 192-key kernel, NARROW-key ones up to its keys rounded up to 64 (past
- * them where its keys fit in two blocks), the first of which (`lead`: one
- * or none) comes before the wide ones, then counted in `wide`; the first
- * `full` are seen in full by every row. */
+ * them where its keys fit in two blocks); the first `full` are seen in full
+ * by every row. */
 struct tile {
-    int q0, bh, nblocks, wide, full, lead;
+    int q0, bh, nblocks, wide, full;
 };
 template <int BN, int D>
 __device__ __forceinline__ tile decode(const fs_problem &p, int t)
@@ -227,18 +226,11 @@ __device__ __forceinline__ tile decode(const fs_problem &p, int t)
     const int keys = p.causal ? min(p.seq, x.q0 + BM) : p.seq;
     x.wide = x.nblocks = fs_cdiv(keys, BN);
     x.full = min(p.causal ? x.q0 : p.seq, p.seq / BN * BN) / BN;
-    x.lead = 0;
     if (BN == 192) { /* in units of 64 keys; 64 past whole blocks: two of 128 for the last of 192 */
         const int units = fs_cdiv(keys, 64);
-        x.wide = max(units % 3 == 1 && units > 4 ? units / 3 - 1 : units / 3, 1); /* one at least */
+        x.wide = max(units % 3 == 1 && units > 4 ? units / 3 - 1 : units / 3, 1); /* a wide one first */
         x.nblocks = x.wide + fs_cdiv(max(units - 3 * x.wide, 0), 2);
         x.full = min(x.full, x.wide);
-        /* A tile with narrow blocks has rows from 128 on (a head's first is
-         * one wide block), so that every row sees its narrow first in full. */
-        x.lead = x.nblocks > x.wide;
-        x.wide += x.lead;
-        if (x.lead)
-            x.full = min(1 + ((p.causal ? x.q0 : p.seq) - NARROW) / BN, x.wide);
     }
     return x;
 }
@@ -246,8 +238,7 @@ __device__ __forceinline__ tile decode(const fs_problem &p, int t)
 template <int BN>
 __device__ __forceinline__ int key0(const tile &x, int kb)
 {
-    const int shift = x.lead * (BN - NARROW); /* keys the narrow first lacks */
-    return BN != 192 || kb < x.wide ? max(kb * BN - shift, 0) : x.wide * BN - shift + (kb - x.wide) * NARROW;
+    return BN != 192 || kb < x.wide ? kb * BN : x.wide * BN + (kb - x.wide) * NARROW;
 }
 
 /* stmatrix: four 8 x 8 matrices of 16-bit pairs to shared memory, lane
@@ -262,7 +253,7 @@ __device__ __forceinline__ void stmatrix_x4(T *p, const uint32_t r[4])
 }
 
 template <int BN, int D, typename T>
-__global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs43_attention(fs_problem p,
+__global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs42_attention(fs_problem p,
                                                                          const __grid_constant__ fs_tma_maps maps)
 {
     constexpr int BM = BM_OF(D), WGS = BM / 64, CONSUMERS = BM / 16; /* consumer warps */
@@ -367,29 +358,24 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs43_atte
         float acc[D / 8][4] = {};
         uint32_t pa[BN / 16][4]; /* P of the block before, packed for wgmma */
 
-        /* Stage 1: the narrow first where there is one, and key blocks every
-         * row of the block sees in full. Stage 2: the blocks on the diagonal
-         * (one or two) and a ragged last block; then the narrow one left,
-         * masked whatever it holds (NW: their width; the kernels of other
-         * widths have none). */
+        /* Stage 1: key blocks every row of the block sees in full. Stage 2:
+         * the blocks on the diagonal (one or two) and a ragged last block;
+         * then the narrow ones, masked whatever they hold (NW: their width;
+         * the kernels of other widths have none). */
         constexpr int NW = BN == 192 ? NARROW : BN;
-        const int shift = BN == 192 ? x.lead * (BN - NARROW) : 0; /* keys the narrow first lacks */
-        if (BN == 192 && x.lead) { /* the narrow first, then a wide block whose P V is narrow */
-            attend_block<BN, NW, NW, D, false, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, false, row, m, l, alpha, acc, pa);
-            if (x.full > 1)
-                attend_block<BN, BN, NW, D, false, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, NW, it + 1, x.nblocks == 2, row, m, l, alpha, acc, pa);
-            else
-                attend_block<BN, BN, NW, D, true, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, NW, it + 1, x.nblocks == 2, row, m, l, alpha, acc, pa);
-        } else if (x.full > 0)
+        if (x.full > 0)
             attend_block<BN, BN, BN, D, false, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, x.nblocks == 1, row, m, l, alpha, acc, pa);
         else
             attend_block<BN, BN, BN, D, true, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, x.nblocks == 1, row, m, l, alpha, acc, pa);
-        for (int kb = 1 + x.lead; kb < x.full; kb++)
-            attend_block<BN, BN, BN, D, false, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, kb * BN - shift, it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
-        for (int kb = max(x.full, 1 + x.lead); kb < x.wide; kb++)
-            attend_block<BN, BN, BN, D, true, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, kb * BN - shift, it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
-        if (BN == 192 && x.nblocks > x.wide) /* the narrow one left, after a wide block */
-            attend_block<BN, NW, BN, D, true, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, key0<BN>(x, x.nblocks - 1), it + x.nblocks - 1, true, row, m, l, alpha, acc, pa);
+        for (int kb = 1; kb < x.full; kb++)
+            attend_block<BN, BN, BN, D, false, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, kb * BN, it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
+        for (int kb = max(x.full, 1); kb < x.wide; kb++)
+            attend_block<BN, BN, BN, D, true, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, kb * BN, it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
+        for (int kb = x.wide; BN == 192 && kb < x.nblocks; kb++)
+            if (kb == x.wide) /* after a wide block */
+                attend_block<BN, NW, BN, D, true, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, key0<BN>(x, kb), it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
+            else
+                attend_block<BN, NW, NW, D, true, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, key0<BN>(x, kb), it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
         it += x.nblocks;
         /* Every S of the tile has landed: the next tile's Q may come. */
         if (threadIdx.x % 128 == 0)
@@ -452,9 +438,9 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs43_atte
         fs_tma_store_wait_all(); /* no store outlives its block */
 }
 
-static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES_NO_D64_BN64(fs43_attention);
+static const void *const kernels[2][2][FS_DTYPE_COUNT] = FS_BIG_INSTANCES_NO_D64_BN64(fs42_attention);
 static const size_t smem[2][2] = FS_BIG_SMEM_NO_D64_BN64(smem_bytes);
-static const void *const wide[FS_DTYPE_COUNT] = FS_TYPED(fs43_attention, 192, 128);
+static const void *const wide[FS_DTYPE_COUNT] = FS_TYPED(fs42_attention, 192, 128);
 
 static const char *plan(const fs_problem *p, fs_plan *pl)
 {
@@ -484,12 +470,12 @@ static const char *plan(const fs_problem *p, fs_plan *pl)
     return NULL;
 }
 
-extern "C" const fs_variant fs_variant_43 = {
+extern "C" const fs_variant fs_variant_42 = {
     .kind = FS_STEP,
-    .number = 43,
+    .number = 42,
     .slug = "o_stmatrix",
     .title = "O staged by stmatrix",
-    .change = "a warp writes its rows of O into shared memory with 8 stmatrix of four 8 x 8 matrices, where 42 wrote "
+    .change = "a warp writes its rows of O into shared memory with 8 stmatrix of four 8 x 8 matrices, where 41 wrote "
               "32 four-byte stores with an address each",
     .why = "besides its steps a tile of 41 takes about 7400 warp instructions, FlashAttention-3's 4200, which stages O "
            "by stmatrix: 24 stores and about 70 address instructions fewer a warp",
