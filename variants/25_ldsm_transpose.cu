@@ -61,16 +61,6 @@ __host__ __device__ constexpr size_t smem_bytes()
 /* Byte offset of (r, c) in a tile of 128-byte rows, 128-byte swizzled. */
 __device__ __forceinline__ int sw8(int r, int c) { return r * 128 + ((c / 16 ^ r % 8) * 16) + c % 16; }
 
-/* stmatrix: four 8 x 8 matrices of 16-bit pairs to shared memory, lane
- * 8i + r giving the address of row r of matrix i; thread t's r[i] is row
- * t / 4, pairs 2 (t % 4) and 2 (t % 4) + 1, of matrix i. */
-__device__ __forceinline__ void stmatrix_x4(unsigned char *p, const uint32_t r[4])
-{
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fs_smem_addr(p)),
-                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
-                 : "memory");
-}
-
 /* V's block (sV: [BN keys][128 bytes], as TMA wrote it) into sVt ([128][BN
  * keys]), the keys of each 32-key chunk in fs_fp8_key's order, by the
  * transposing warp tw of TRANSPOSERS: 32 units of 16 keys (g) x 32 columns
@@ -97,7 +87,7 @@ __device__ __forceinline__ void transpose_v(const unsigned char *sV, unsigned ch
         o[1] = __byte_perm(w[0], w[1], swap);
         o[2] = __byte_perm(w[2], w[3], keep);
         o[3] = __byte_perm(w[2], w[3], swap);
-        stmatrix_x4(sVt + sw8(32 * b + st_row, 16 * g), o);
+        fs_stmatrix_x4(sVt + sw8(32 * b + st_row, 16 * g), o);
     }
 }
 

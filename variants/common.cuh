@@ -110,6 +110,17 @@ __device__ __forceinline__ void fs_ldmatrix_x4_trans(uint32_t r[4], const T *p)
                  : "r"(fs_smem_addr(p)));
 }
 
+/* The reverse: four 8 x 8 matrices of 16-bit pairs to shared memory, lane
+ * 8i + r giving the address of row r of matrix i; thread t's r[i] is row
+ * t / 4, pairs 2 (t % 4) and 2 (t % 4) + 1, of matrix i. */
+template <typename T>
+__device__ __forceinline__ void fs_stmatrix_x4(T *p, const uint32_t r[4])
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fs_smem_addr(p)),
+                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                 : "memory");
+}
+
 /* c += a * b, operands of type T, fp32 accumulators; one specialization a
  * type, TY its PTX name. */
 template <typename T>
