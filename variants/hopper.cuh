@@ -193,6 +193,18 @@ __device__ __forceinline__ void fs_tma_load_tile(T *dst, const CUtensorMap *map,
         fs_tma_load_3d(dst + h * ROWS * 64, map, bar, h * 64, row, head);
 }
 
+/* Asks the L2 for the D/64 boxes of a tile of a map (rows from `row` of head
+ * `head`, as many as the map's box holds), ahead of its load. */
+template <int D>
+__device__ __forceinline__ void fs_tma_prefetch_tile(const CUtensorMap *map, int row, int head)
+{
+#pragma unroll
+    for (int h = 0; h < D / 64; h++)
+        asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];\n" ::"l"((uint64_t)map),
+                     "r"(h * 64), "r"(row), "r"(head)
+                     : "memory");
+}
+
 /* The tensor maps of a problem, made in setup and passed by value; o (boxes
  * of 64 rows, one warpgroup's) is for the variants that store O by TMA. */
 typedef struct {
