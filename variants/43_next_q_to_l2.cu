@@ -249,17 +249,6 @@ __device__ __forceinline__ int key0(const tile &x, int kb)
     return BN != 192 || kb < x.wide ? kb * BN : x.wide * BN + (kb - x.wide) * NARROW;
 }
 
-/* stmatrix: four 8 x 8 matrices of 16-bit pairs to shared memory, lane
- * 8i + r giving the address of row r of matrix i; thread t's r[i] is row
- * t / 4, pairs 2 (t % 4) and 2 (t % 4) + 1, of matrix i. */
-template <typename T>
-__device__ __forceinline__ void stmatrix_x4(T *p, const uint32_t r[4])
-{
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fs_smem_addr(p)),
-                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
-                 : "memory");
-}
-
 template <int BN, int D, typename T>
 __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs43_attention(fs_problem p,
                                                                          const __grid_constant__ fs_tma_maps maps)
@@ -452,7 +441,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs43_atte
                                    fs_pack2<T>(acc[n][2] * inv[1], acc[n][3] * inv[1]),
                                    fs_pack2<T>(acc[n + 1][0] * inv[0], acc[n + 1][1] * inv[0]),
                                    fs_pack2<T>(acc[n + 1][2] * inv[1], acc[n + 1][3] * inv[1])};
-            stmatrix_x4(sO + fs_sw<BM>(warp * 16 + lane % 16, (n + lane / 16) * 8), o);
+            fs_stmatrix_x4(sO + fs_sw<BM>(warp * 16 + lane % 16, (n + lane / 16) * 8), o);
         }
         fs_fence_proxy_async();
         fs_bar_sync(TURN + WGS + wg, 128);
