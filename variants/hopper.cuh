@@ -472,69 +472,6 @@ FS_WGMMA(__half, "f16")
 FS_WGMMA(__nv_bfloat16, "bf16")
 #undef FS_WGMMA
 
-/* ---- a cluster of two blocks that share their K and V (44 on) ---- */
-
-/* This block's rank in its cluster. */
-__device__ __forceinline__ uint32_t fs_cluster_rank(void)
-{
-    uint32_t r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-    return r;
-}
-
-/* Every thread of the cluster's blocks meets here: before it, no block may
- * touch another's shared memory (its barriers may not be made yet); after
- * it, none does (the other block may have exited). */
-__device__ __forceinline__ void fs_cluster_sync(void)
-{
-    asm volatile("barrier.cluster.arrive;\nbarrier.cluster.wait;\n" ::: "memory");
-}
-
-/* The address of shared variable p in block `rank` of the cluster. */
-__device__ __forceinline__ uint32_t fs_peer_addr(const void *p, uint32_t rank)
-{
-    uint32_t a;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(a) : "r"(fs_smem_addr(p)), "r"(rank));
-    return a;
-}
-
-/* Arrives on barrier bar of block `rank`, releasing this thread's earlier
- * reads and writes to the cluster. */
-__device__ __forceinline__ void fs_mbar_arrive_peer(uint64_t *bar, uint32_t rank)
-{
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(fs_peer_addr(bar, rank))
-                 : "memory");
-}
-
-/* Waits for bar's phase of this parity, acquiring what the threads of the
- * cluster that arrived on it released. */
-__device__ __forceinline__ void fs_mbar_wait_cluster(uint64_t *bar, int parity)
-{
-    uint32_t done;
-    do
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-                     "selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(fs_smem_addr(bar)), "r"(parity) : "memory");
-    while (!done);
-}
-
-/* Writes v to the int p of block `rank`. */
-__device__ __forceinline__ void fs_st_peer(int *p, uint32_t rank, int v)
-{
-    asm volatile("st.shared::cluster.u32 [%0], %1;\n" ::"r"(fs_peer_addr(p, rank)), "r"(v) : "memory");
-}
-
-/* The box at (x, y, z) into dst of every block of the cluster in mask, each
- * completing on its own barrier at bar's address. */
-__device__ __forceinline__ void fs_tma_load_3d_multicast(void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y,
-                                                         int z, uint16_t mask)
-{
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-                 " [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(fs_smem_addr(dst)),
-                 "l"((uint64_t)map), "r"(x), "r"(y), "r"(z), "r"(fs_smem_addr(bar)), "h"(mask)
-                 : "memory");
-}
-
 /* ---- the tile counter of a persistent grid (18 on) ---- */
 
 /* A workspace that holds tile counters starts at zero (every launch leaves
