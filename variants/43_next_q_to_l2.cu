@@ -507,8 +507,8 @@ extern "C" const fs_variant fs_variant_43 = {
     .deviation = "in part (an H100): busiest-SM cycles -1.68% at Hq = 64, 4096 causal, but -0.16% at Hq = 16, and "
                  "+0.5% at 16384 causal and 0 to +0.3% without the mask from 4096; -1.5% at D = 64, 4096, -0.7% at "
                  "16384, and -3 to -4% at 1024 but for D = 128 causal (+1.6%). DRAM reads the same or fewer (-9% "
-                 "at 16384 causal). Timed inside, the Q wait is unchanged, about 920 cycles a warpgroup a tile: Q "
-                 "lands 2250 to 2380 cycles after the hand-back, from the L2 as from memory. What pays is the "
+                 "at 16384 causal). Timed inside, the gap before the first S is unchanged, about 920 cycles a "
+                 "warpgroup a tile (the tile's decoding, not a wait for Q: 44). What pays is the "
                  "earlier ask: the first K now goes out about 340 cycles before the hand-back, where 42's waited "
                  "for the answer after the last V and went out about 300 after it",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
