@@ -4,9 +4,11 @@
  *   also works out where that tile lies (its query block, head and key
  *   blocks) and leaves it in shared memory; the loader copies it beside the
  *   tile's first K/V block, and every consumer warp reads it there, where
- *   in 43 each consumer warp worked it out from the tile's number. (The
- *   loader still works it out for its own loads: read from shared memory,
- *   the tile's fields need registers that its 24 lack.)
+ *   in 43 each consumer warp worked it out from the tile's number once its
+ *   first K had landed. The block's first tile, the consumers work out
+ *   themselves while its first K loads; the loader still works out each
+ *   tile for its own loads (read from shared memory, the tile's fields need
+ *   registers that its 24 lack).
  * Why: timed inside 43 and inside a trial of two Q buffers (4096 and 16384
  *   keys causal, Hq = 64, and 4096 at Hq = 16, an H100, a clock read at
  *   each phase of a tile), both warpgroups spend about 930 cycles between
@@ -279,8 +281,9 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs44_atte
      * it. last_k_out: the loading thread, once a tile's last K has gone out;
      * next_asked: the asking thread, once it has written the next tile's
      * number to next_t (-1: none left) and the tile, decoded, to next_tile
-     * (which the loader reads before its next last K); the first, the
-     * block's own, are written before the split. */
+     * (which the loader reads before its next last K); the first tile's
+     * number, the block's own, is written before the split, and the
+     * consumers decode that tile themselves. */
     __shared__ uint64_t k_loaded[STAGES], v_loaded[STAGES], k_free[STAGES], v_free[STAGES], q_loaded, q_free;
     __shared__ uint64_t last_k_out, next_asked;
     __shared__ tile tile_at[STAGES], next_tile;
@@ -297,8 +300,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs44_atte
         fs_mbar_init(&q_free, WGS);
         fs_mbar_init(&last_k_out, 1);
         fs_mbar_init(&next_asked, 1);
-        next_t = blockIdx.x;
-        next_tile = decode<BN, D>(p, blockIdx.x); /* the grid has no more blocks than tiles */
+        next_t = blockIdx.x; /* the grid has no more blocks than tiles */
     }
     fs_fence_mbar_init();
     __syncthreads();
@@ -334,7 +336,7 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs44_atte
                     T *sK = sKV + it % STAGES * 2 * BN * D, *sV = sK + BN * D;
                     if (it >= STAGES)
                         fs_mbar_wait(&k_free[it % STAGES], (it / STAGES - 1) % 2);
-                    if (kb == 0)
+                    if (kb == 0 && j > 0)
                         tile_at[it % STAGES] = next_tile;
                     fs_mbar_expect_tx(&k_loaded[it % STAGES], BN * D * sizeof(T));
                     fs_tma_load_tile<BN, D>(sK, &maps.k, &k_loaded[it % STAGES], key0<BN>(x, kb), kvh);
@@ -386,11 +388,14 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs44_atte
     if (wg == WGS - 1) /* the last warpgroup lets warpgroup 0 go first */
         fs_bar_arrive(TURN, 256);
     int stored = -1; /* the ring buffer of the tile before's O store, still to be handed back */
+    tile x = decode<BN, D>(p, blockIdx.x); /* the first tile, while its first K loads; the others come decoded */
     for (int j = 0, it = 0;; j++) {
         fs_mbar_wait(&k_loaded[it % STAGES], it / STAGES % 2);
-        const tile x = warp_tile(tile_at[it % STAGES], lane);
-        if (x.nblocks == 0)
-            break;
+        if (j > 0) {
+            x = warp_tile(tile_at[it % STAGES], lane);
+            if (x.nblocks == 0)
+                break;
+        }
         fs_mbar_wait(&q_loaded, j % 2);
         /* This thread's rows of the warp's 16: r = 0 is row g, r = 1 row g + 8. */
         const int row = x.q0 + warp * 16 + lane / 4;
