@@ -8,7 +8,10 @@
  *   first K had landed. The block's first tile, the consumers work out
  *   themselves while its first K loads; the loader still works out each
  *   tile for its own loads (read from shared memory, the tile's fields need
- *   registers that its 24 lack).
+ *   registers that its 24 lack). The consumers count their uses of the ring
+ *   unsigned: with a tile's block count that comes from another warp, the
+ *   compiler cannot see the count stay positive, and each buffer and phase
+ *   cost signed division's fix-ups (12 more instructions a key block).
  * Why: timed inside 43 and inside a trial of two Q buffers (4096 and 16384
  *   keys causal, Hq = 64, and 4096 at Hq = 16, an H100, a clock read at
  *   each phase of a tile), both warpgroups spend about 930 cycles between
@@ -90,7 +93,7 @@ __device__ __forceinline__ void issue_pv(float acc[D / 8][4], uint32_t pa[BN / 1
  * all). */
 template <int BN, int SW, int PW, int D, bool MASKED, bool FIRST, typename T>
 __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, uint64_t dk, uint64_t dv, int wg,
-                                             uint64_t *k_loaded, uint64_t *v_loaded, uint64_t *k_free, uint64_t *v_free, int stored, int k0, int it, bool last, int row,
+                                             uint64_t *k_loaded, uint64_t *v_loaded, uint64_t *k_free, uint64_t *v_free, int stored, int k0, unsigned it, bool last, int row,
                                              float m[2], float l[2], float alpha[2], float acc[D / 8][4],
                                              uint32_t pa[BN / 16][4])
 {
@@ -389,7 +392,8 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs44_atte
         fs_bar_arrive(TURN, 256);
     int stored = -1; /* the ring buffer of the tile before's O store, still to be handed back */
     tile x = decode<BN, D>(p, blockIdx.x); /* the first tile, while its first K loads; the others come decoded */
-    for (int j = 0, it = 0;; j++) {
+    unsigned it = 0; /* uses of the ring: unsigned, so that its buffer and phase are a mask and a shift */
+    for (int j = 0;; j++) {
         fs_mbar_wait(&k_loaded[it % STAGES], it / STAGES % 2);
         if (j > 0) {
             x = warp_tile(tile_at[it % STAGES], lane);
