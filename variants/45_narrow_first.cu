@@ -4,7 +4,8 @@
  *   one: a tile whose keys fit in 128 takes one block of 128, one that fits
  *   in 256 two, where 44 began every tile with a block of 192 (the first
  *   tile of each head computed 192 keys for its 128, the second 320 for its
- *   256). The first block has a narrow instance of its own.
+ *   256). Such a tile's first block is on the diagonal: the first block's
+ *   masked instance is now a narrow one (a wide one is no longer needed).
  * Why: at 4096 keys causal, D = 128, Hq = 16, 44's tensor pipes do 0.19%
  *   more products than FlashAttention-3's (an H100); those two tiles' 128
  *   extra keys are 0.19% of a head's 67,584. They are the shortest tiles,
@@ -230,8 +231,8 @@ __device__ __forceinline__ tile decode(const fs_problem &p, int t)
     x.full = min(p.causal ? x.q0 : p.seq, p.seq / BN * BN) / BN;
     if (BN == 192) { /* in units of 64 keys; 64 past whole blocks: two of 128 for the last of 192 */
         const int units = fs_cdiv(keys, 64);
-        x.wide = max(units % 3 == 1 ? units / 3 - 1 : units / 3, 0);
-        x.nblocks = x.wide + fs_cdiv(max(units - 3 * x.wide, 0), 2);
+        x.wide = units > 4 ? (units % 3 == 1 ? units / 3 - 1 : units / 3) : 0; /* up to 256 keys: narrow ones only */
+        x.nblocks = x.wide + fs_cdiv(units - 3 * x.wide, 2);
         x.full = min(x.full, x.wide);
     }
     return x;
@@ -400,12 +401,10 @@ __global__ void __launch_bounds__((BM_OF(D) / 16 + PRODUCERS) * 32, 1) fs45_atte
          * then the narrow ones, masked whatever they hold (NW: their width;
          * the kernels of other widths have none). */
         constexpr int NW = BN == 192 ? NARROW : BN;
-        if (BN == 192 && x.wide == 0) /* a tile of 128 or 256 keys */
-            attend_block<BN, NW, NW, D, true, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, x.nblocks == 1, row, m, l, alpha, acc, pa);
-        else if (x.full > 0)
+        if (x.full > 0)
             attend_block<BN, BN, BN, D, false, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, x.nblocks == 1, row, m, l, alpha, acc, pa);
-        else
-            attend_block<BN, BN, BN, D, true, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, x.nblocks == 1, row, m, l, alpha, acc, pa);
+        else /* on the diagonal: in the 192-key kernel, a tile of up to 256 keys, in narrow blocks */
+            attend_block<BN, NW, NW, D, true, true, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, stored, 0, it, x.nblocks == 1, row, m, l, alpha, acc, pa);
         for (int kb = 1; kb < x.full; kb++)
             attend_block<BN, BN, BN, D, false, false, T>(p, dq, dk, dv, wg, k_loaded, v_loaded, k_free, v_free, -1, kb * BN, it + kb, kb == x.nblocks - 1, row, m, l, alpha, acc, pa);
         for (int kb = max(x.full, 1); kb < x.wide; kb++)
