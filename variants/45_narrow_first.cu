@@ -521,6 +521,14 @@ extern "C" const fs_variant fs_variant_45 = {
     .expect = "tensor products -0.19% at 4096 causal, D = 128 (-0.05% at 8192); busiest-SM cycles -0.1 to -0.2% there; "
               "nothing at D = 64, at 1024 or without the mask",
     .expects = {{"tensor_fp16_ops", -0.25, -0.12, 128, 4096}, {"sm_active_cycles_max_cycles", -0.3, -0.05, 128, 4096}},
+    .deviation = "in part (an H100): tensor products -0.19% at 4096 causal and -0.05% at 8192, as expected; busiest-SM "
+                 "cycles -0.85 and -0.39% at 4096 causal (Hq = 16 and 64; -0.1 to -0.2% expected), barrier stalls -2.7 "
+                 "and -2.1%: the shortened tiles run last. That is 0.997 and 0.987x FlashAttention-3's cycles (0.996 "
+                 "and 0.986x in a second call); elsewhere within 0.8%, but -1.5% at 1024 causal, D = 128, whose "
+                 "128-key kernel is unchanged (44 took 0.983x there in this call, 0.958x in the one before). A first "
+                 "build, its narrow first block an instance of its own beside the wide ones, ran 1.6 to 2.1% more "
+                 "warp instructions at every D = 128 shape (loop invariants remade at each step) and 0.8 to 2.2% "
+                 "more cycles",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .tail_keys = 64,
