@@ -4,17 +4,20 @@
  *   query blocks, about two for every block of the grid, wait until every
  *   other tile has been dealt, and then go longest first over all heads,
  *   where in 45 each group of heads (whose K and V fit in the L2) ended with
- *   its own shortest tiles.
+ *   its own shortest tiles. In the loading thread's 24 registers, the count
+ *   of late query blocks goes to 4 bytes of local memory and back once a
+ *   tile.
  * Why: at 4096 keys causal, D = 128, Hq = 16 (an H100), 45's busiest SM
  *   runs 2.6% longer than the average one, FlashAttention-3's 1.6%, though
  *   45's average SM takes 0.8% fewer cycles than FlashAttention-3's. Dealt
  *   longest first, the tiles even out the SMs' ends as finely as the last
  *   ones are short and many: 45's last group of 16 heads ends with 16 tiles
- *   of each length, FlashAttention-3's one group of 32 heads with 32. A model of the schedule, each tile's time drawn around
- *   a line in its keys, puts the lead at 2.2% for 45's order and 1.45% for
- *   this one, as for one group. Larger groups read K and V from memory
- *   twice over (42_wide_groups, tried on 41); the tiles moved here read
- *   each head's first keys only.
+ *   of each length, FlashAttention-3's one group of 32 heads with 32. A
+ *   model of the schedule, each tile's time drawn around a line in its keys,
+ *   puts the lead at 2.2% for 45's order and 1.45% for this one, as for one
+ *   group. Larger groups read K and V from memory twice over
+ *   (42_wide_groups, tried on 41); the tiles moved here read each head's
+ *   first keys only.
  * Expect: at 4096 causal, D = 128, the busiest SM's lead over the average
  *   one -0.5 to -1 point at Hq = 16, -0.2 to -0.4 at Hq = 64; busiest-SM
  *   cycles -0.5 to -1% and -0.2 to -0.4% there, -0.2 to -0.5% at 16384
