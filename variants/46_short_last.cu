@@ -211,12 +211,12 @@ __device__ __forceinline__ void attend_block(const fs_problem &p, uint64_t dq, u
  * L2_KV bytes (whole K/V heads), a group's query blocks longest first, all
  * its heads of one before the next, but for each head's first `late` query
  * blocks (about two tiles for every block of the grid): those come after
- * every group, longest first over all heads; otherwise every tile is as long, and one
- * head's tiles follow each other, so that the blocks running together share
- * its K/V in L2. A tile's key blocks: `wide` of BN keys, then, in the
- * 192-key kernel, NARROW-key ones up to its keys rounded up to 64 (none
- * wide where its keys fit in two narrow ones); the first `full` are seen
- * in full by every row. */
+ * every group, longest first over all heads; otherwise every tile is as
+ * long, and one head's tiles follow each other, so that the blocks running
+ * together share its K/V in L2. A tile's key blocks: `wide` of BN keys,
+ * then, in the 192-key kernel, NARROW-key ones up to its keys rounded up to
+ * 64 (none wide where its keys fit in two narrow ones); the first `full` are
+ * seen in full by every row. */
 struct tile {
     int q0, bh, nblocks, wide, full; /* nblocks 0: no tile left */
 };
