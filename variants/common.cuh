@@ -80,6 +80,29 @@ __device__ __forceinline__ T fs_from_float(float x)
 
 static inline __host__ __device__ int fs_cdiv(int a, int b) { return (a + b - 1) / b; }
 
+/* A division by d (0 < d < 2^31) of numbers below 2^31 as a multiply-high
+ * and a shift, its constants made once on the host: with shift = ceil(log2 d)
+ * and mul = ceil(2^(31 + shift) / d), which fits in 32 bits,
+ * n / d = (2n mul / 2^32) / 2^shift, each division rounded down. mul d
+ * exceeds 2^(31 + shift) by less than d, so the quotient is n / d plus less
+ * than n / 2^(31 + shift) < 1 / d: never the next integer. */
+typedef struct {
+    unsigned mul;
+    int shift, d;
+} fs_divider;
+static inline fs_divider fs_divider_make(int d)
+{
+    int shift = 0;
+    while ((1LL << shift) < d)
+        shift++;
+    const fs_divider v = {(unsigned)(((1ULL << (31 + shift)) + d - 1) / d), shift, d};
+    return v;
+}
+__device__ __forceinline__ int fs_div(int n, fs_divider v)
+{
+    return __umulhi(2u * (unsigned)n, v.mul) >> v.shift;
+}
+
 /* The key/value head that query head bh = b Hq + h reads, both indices flat
  * over the batch: b Hkv + h / (Hq / Hkv). */
 static inline __host__ __device__ int fs_kv_head(const fs_problem &p, int bh)
