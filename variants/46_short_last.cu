@@ -546,8 +546,8 @@ extern "C" const fs_variant fs_variant_46 = {
                  "expected): the lead falls 0.2 to 0.35 points, and the average SM takes 0.2 to 0.3% longer. DRAM reads "
                  "+13.8 MB at Hq = 16, 4096 (up to 9 expected). But +1.3 to +3.6% at 1024, with the mask and without, "
                  "where the order is 45's (every tile is late), and +0.3 to +0.7% without the mask at Hq = 16, 4096: "
-                 "not explained; at 1024 causal the stalls for want of an instruction rise 10 to 17%, without the mask "
-                 "1 to 5%",
+                 "the decode's, which 47 takes back; at 1024 causal the stalls for want of an instruction rise 10 to "
+                 "17%, without the mask 1 to 5%",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .tail_keys = 64,
