@@ -224,7 +224,7 @@ struct tile {
  * group, its `heads` heads at one query block before the next, from query
  * block `top` down, the last group (number `last`) of `last_heads` heads. */
 struct section {
-    int first, top, last; /* its first tile */
+    int first, top, last; /* its first tile, its top query block, its last group */
     fs_divider tiles, heads, last_heads;
 };
 /* The launch's constants, made by the host: the two sections; without the
