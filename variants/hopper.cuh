@@ -205,6 +205,13 @@ __device__ __forceinline__ void fs_tma_prefetch_tile(const CUtensorMap *map, int
                      : "memory");
 }
 
+/* Brings a tensor map into the copy engine's cache ahead of its first copy,
+ * which would otherwise wait for the map's 128 bytes from memory. */
+__device__ __forceinline__ void fs_tma_prefetch_map(const CUtensorMap *map)
+{
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)map) : "memory");
+}
+
 /* The tensor maps of a problem, made in setup and passed by value; o (boxes
  * of 64 rows, one warpgroup's) is for the variants that store O by TMA. */
 typedef struct {
