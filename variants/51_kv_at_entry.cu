@@ -610,6 +610,14 @@ extern "C" const fs_variant fs_variant_51 = {
     .expect = "at 1024 keys, D = 128 and 64, causal and not, busiest-SM cycles -1 to -3% against 50; within 0.3% "
               "from 4096 on",
     .expects = {{"sm_active_cycles_max_cycles", -3, -1, 128, 1024}, {"sm_active_cycles_max_cycles", -3, -1, 64, 1024}},
+    .deviation = "as expected at 1024 (an H100, one call, against 50 in the same call): busiest-SM cycles -2.21% at "
+                 "D = 128, causal (0.878x FlashAttention-3's), -3.54% at D = 64 and -2.92% without the mask, with "
+                 "long-scoreboard stalls 25 to 27% fewer at 1024 causal; -1.05% at Hq = 16, 4096 causal and -0.75% "
+                 "at Hq = 64, 16384 causal, past the 0.3% expected; within 0.25% at the other shapes. Timed from "
+                 "inside (the same call), thread 0 sends for the first K about 2,070 cycles into the block at 1024, "
+                 "D = 128, and it lands at about 3,250; the first warpgroup's rows of Q land at about 5,800 and the "
+                 "second's at 6,330, and the first step is done at about 7,860 (49's build: 9,250). Against 48 in "
+                 "the same call: -1.66% at 1024 causal and 22.3 µs at the log's configuration (48: 23.2)",
     .target = "sm_90a", .dtypes = 1u << FS_FP16 | 1u << FS_BF16,
     .stops_at_diagonal = 1,
     .tail_keys = 64,
