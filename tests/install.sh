@@ -29,11 +29,12 @@ said() {    # said WHAT PATTERN: the last command's output has a line matching P
 # (without the ARCHS and CODE make test hands down), takes that build and
 # links nothing again (a relink would also pull the executable from under
 # the tests running beside). A check build says it measures nothing.
-built=$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)
+build=${BUILD:-build}; [[ $build = /* ]] || build=$root/$build   # BUILD may be absolute
+built=$(stat -c %y "$build/flashstudy")
 check "make install PREFIX=$tmp/prefix" env -u ARCHS -u CODE -u MAKELEVEL -u MAKEFLAGS "${MAKE:-make}" \
     --no-print-directory -C "$root" install PREFIX="$tmp/prefix" BUILD="${BUILD:-build}"
 [ "${CODE:-}" != check ] || said "make install of a check build says so" "check build: it reports and draws but measures nothing"
-check "make install builds nothing" test "$built" = "$(stat -c %y "$root/${BUILD:-build}/flashstudy" 2>&1)"
+check "make install builds nothing" test -n "$built" -a "$built" = "$(stat -c %y "$build/flashstudy")"
 check "the installed layout" test -x "$tmp/prefix/bin/flashstudy" -a -f "$tmp/prefix/share/flashstudy/reports/peers.csv" \
     -a -f "$tmp/prefix/share/flashstudy/reports/seed_figures.csv" -a -f "$tmp/prefix/share/flashstudy/plots/common.gp"
 mkdir -p "$tmp/work/results" && cp -r "$root/results/$run" "$tmp/work/results/"

@@ -15,7 +15,8 @@
 # passed, N failed". Environment: BUILD (default build).
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
-fs=$root/${BUILD:-build}/flashstudy
+build=${BUILD:-build}; [[ $build = /* ]] || build=$root/$build   # BUILD may be absolute
+fs=$build/flashstudy
 export SLURM_CONF=$tmp/slurm.conf
 
 stop() {

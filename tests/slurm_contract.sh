@@ -12,7 +12,8 @@
 set -u
 root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
 trap 'rm -rf "$tmp"' EXIT
-fs=$root/${BUILD:-build}/flashstudy
+build=${BUILD:-build}; [[ $build = /* ]] || build=$root/$build   # BUILD may be absolute
+fs=$build/flashstudy
 for v in $(env | sed -n 's/^\(SLURM_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 
 result() {  # result WHAT STATUS
