@@ -14,6 +14,8 @@
 #                    or the newest full one);  make plots  its charts
 #   make sass V=NN   one variant's machine code (needs cuobjdump)
 #   make step N=04   the step from 03 to 04 as a diff, header and kernel names aside
+#   make phases V=51 where a block's first moments go in a step, timed from
+#                    inside by clock reads (needs a GPU; scripts/phases.sh)
 #   make readme      the tables of README.md and docs/ from the registry and
 #                    REFERENCE_RUN, and its chart docs/waterfall.png
 #   make fuzz        libFuzzer on the CSV reader (clang), FUZZ_SECONDS=120
@@ -152,7 +154,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 FS := $(BUILD)/flashstudy
 
-.PHONY: all deps run test test-build test-gpu report plots readme sanitize sass step crosscheck fa3-bench fuzz install clean FORCE
+.PHONY: all deps run test test-build test-gpu report plots readme sanitize sass step phases crosscheck fa3-bench fuzz install clean FORCE
 all: $(FS) $(SASS)
 
 # One short line a file; V=1 prints the commands.
@@ -301,7 +303,7 @@ test: deps
 	   echo "skipped: no GPU (make test-gpu validates every variant where an NVIDIA GPU is present)"; fi; \
 	 MAKE='$(MAKE)' BUILD='$(BUILD)' ARCHS='$(ARCHS)' CODE=$(CODE) REFERENCE_RUN='$(REFERENCE_RUN)' SKIPPED=$$skip \
 	   bash scripts/run_tests.sh $$gpu $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(TESTS)) \
-	   tests/results_csv.py tests/slurm_contract.sh tests/make_targets.sh tests/fa3_match.sh
+	   tests/results_csv.py tests/slurm_contract.sh tests/make_targets.sh tests/fa3_match.sh tests/phases.sh
 
 test-gpu: $(FS) $(GPU_TESTS)
 	@bash scripts/run_tests.sh $(GPU_TESTS)
@@ -314,6 +316,9 @@ sass: $(FS)
 
 step:
 	@bash scripts/step_diff.sh '$(N)'
+
+phases: $(FS)
+	@BUILD='$(BUILD)' bash scripts/phases.sh '$(V)'
 
 crosscheck: $(FS)
 	bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs $(FS)
