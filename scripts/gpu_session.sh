@@ -6,7 +6,7 @@
 #   scripts/gpu_session.sh OUT [STEP...]
 #   steps: build test-gpu validate test-gpu-ptx faults run inside-16k wall make-run trace sass-cost tiles sweep hopper
 #          hopper-d64 bf16 bf16-full accuracy hq64 gap ab mma-sync repeat torch torch-ncu cudnn919 sanitize sanitize-new sanitize-last initcheck
-#          crosscheck fa3-bench fa3-match chain fp8
+#          crosscheck fa3-bench fa3-match chain check fa4-shapes phases fp8
 # faults: the study loop's fault scenarios alone (test-gpu runs them too).
 # initcheck: compute-sanitizer's initcheck alone over 08-16, the slowest of
 # the four tools.
@@ -162,6 +162,29 @@ for s in $steps; do
                 [ -n "$parts" ] && step chain-merge 60 "$fs" merge $parts --out "$base"
                 # shellcheck disable=SC2086
                 [ -f "$base/results.csv" ] && rm -rf $parts ;;
+    # A new step (VARIANTS, default the last) validated in both types, on
+    # normal and outlier inputs, at small, ragged and long N, causal at both
+    # head sizes and block shapes asked, and without the mask where the wide
+    # blocks run: timing only, two sweeps merged into one run folder.
+    check)      base="results/$(date -u +%Y%m%d-%H%M%S)-check"; v=${VARIANTS:-$(last_steps 1)}
+                step check-causal 120 "$fs" sweep --seq 100,1024,4096,4500 --head-dim 64,128 --tile 128x64,128x128 \
+                    --dtype fp16,bf16 --inputs normal,outliers --no-profile --variants "$v" --time-budget 0.02 --out "$base-c"
+                step check-full 90 "$fs" sweep --seq 4096,4500,8192 --head-dim 128 --tile 128x128 --no-causal \
+                    --dtype fp16,bf16 --inputs normal,outliers --no-profile --variants "$v" --time-budget 0.02 --out "$base-n"
+                [ -d "$base-c" ] && [ -d "$base-n" ] && step check-merge 60 "$fs" merge "$base-c" "$base-n" --out "$base" &&
+                    rm -rf "$base-c" "$base-n" ;;
+    # FlashAttention-4's two published Hopper figures (bf16, B = 2, Hq = 64,
+    # Hkv = 8, D = 128: 16k causal, 8k without the mask): the last step (or
+    # VARIANTS) beside cuDNN, two sweeps merged.
+    fa4-shapes) base=$(rid bf16); v=${VARIANTS:-$(last_steps 1)}
+                step fa4-causal 90 "$fs" sweep --heads-q 64 --seq 16384 --tile 128x128 --dtype bf16 --variants "$v,cudnn" \
+                    --time-budget 0.5 --out "$base-c"
+                step fa4-full 90 "$fs" sweep --heads-q 64 --seq 8192 --tile 128x128 --no-causal --dtype bf16 \
+                    --variants "$v,cudnn" --time-budget 0.5 --out "$base-n"
+                [ -d "$base-c" ] && [ -d "$base-n" ] && step fa4-merge 60 "$fs" merge "$base-c" "$base-n" --out "$base" &&
+                    rm -rf "$base-c" "$base-n" ;;
+    # The last step's block entry and first tile timed from inside (make phases).
+    phases)     step phases 200 bash scripts/phases.sh "$(last_steps 1 | cut -d_ -f1)" ;;
     # The FP8 steps (FROM, default 22, on) beside the last 16-bit step and the
     # peers (cuDNN's FP8 attention among them): small shapes on both input
     # distributions first (validation and error), then NVIDIA's H200 shape,
