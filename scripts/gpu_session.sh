@@ -91,6 +91,15 @@ step() { # name, limit in seconds, command...
     tail -n 25 "$out/logs/$name.log"
 }
 
+# The parts of a run (BASE-SUFFIX folders) that were written, merged into
+# BASE as step NAME, and removed once the merged run is there.
+merge_parts() { # name, base, suffixes...
+    local name=$1 base=$2 parts=() s; shift 2
+    for s in "$@"; do [ -d "$base-$s" ] && parts+=("$base-$s"); done
+    [ ${#parts[@]} -gt 0 ] && step "$name" 60 "$fs" merge "${parts[@]}" --out "$base"
+    [ -f "$base/results.csv" ] && rm -rf "${parts[@]}"
+}
+
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$summary"
 for s in $steps; do
     case $s in
@@ -157,11 +166,7 @@ for s in $steps; do
                     --variants "$(past)" --time-budget 0.5 --out "$base-64-full"
                 step chain-d64 150 "$fs" sweep --head-dim 64 --seq 1024,4096,16384 --tile 128x128 --variants "$(past)" \
                     --time-budget 0.5 --out "$base-d64"
-                parts=$(ls -d "$base"-16 "$base"-16-full "$base"-64 "$base"-64-full "$base"-d64 2>/dev/null)
-                # shellcheck disable=SC2086 # the parts' paths have no spaces
-                [ -n "$parts" ] && step chain-merge 60 "$fs" merge $parts --out "$base"
-                # shellcheck disable=SC2086
-                [ -f "$base/results.csv" ] && rm -rf $parts ;;
+                merge_parts chain-merge "$base" 16 16-full 64 64-full d64 ;;
     # A new step (VARIANTS, default the last) validated in both types, on
     # normal and outlier inputs, at small, ragged and long N, causal at both
     # head sizes and block shapes asked, and without the mask where the wide
@@ -171,8 +176,7 @@ for s in $steps; do
                     --dtype fp16,bf16 --inputs normal,outliers --no-profile --variants "$v" --time-budget 0.02 --out "$base-c"
                 step check-full 90 "$fs" sweep --seq 4096,4500,8192 --head-dim 128 --tile 128x128 --no-causal \
                     --dtype fp16,bf16 --inputs normal,outliers --no-profile --variants "$v" --time-budget 0.02 --out "$base-n"
-                [ -d "$base-c" ] && [ -d "$base-n" ] && step check-merge 60 "$fs" merge "$base-c" "$base-n" --out "$base" &&
-                    rm -rf "$base-c" "$base-n" ;;
+                merge_parts check-merge "$base" c n ;;
     # FlashAttention-4's two published Hopper figures (bf16, B = 2, Hq = 64,
     # Hkv = 8, D = 128: 16k causal, 8k without the mask): the last step (or
     # VARIANTS) beside cuDNN, two sweeps merged.
@@ -181,8 +185,7 @@ for s in $steps; do
                     --time-budget 0.5 --out "$base-c"
                 step fa4-full 90 "$fs" sweep --heads-q 64 --seq 8192 --tile 128x128 --no-causal --dtype bf16 \
                     --variants "$v,cudnn" --time-budget 0.5 --out "$base-n"
-                [ -d "$base-c" ] && [ -d "$base-n" ] && step fa4-merge 60 "$fs" merge "$base-c" "$base-n" --out "$base" &&
-                    rm -rf "$base-c" "$base-n" ;;
+                merge_parts fa4-merge "$base" c n ;;
     # The last step's block entry and first tile timed from inside (make phases).
     phases)     step phases 200 bash scripts/phases.sh "$(last_steps 1 | cut -d_ -f1)" ;;
     # The FP8 steps (FROM, default 22, on) beside the last 16-bit step and the
@@ -199,11 +202,7 @@ for s in $steps; do
                     --variants "$last16,$fp8,cudnn_fp8,cudnn,fa3" --inputs normal,outliers --time-budget 0.5 --out "$base-hq64"
                 step fp8-hq64-full 200 "$fs" sweep --heads-q 64 --seq 4096,8192,16384 --tile 128x128 --no-causal \
                     --variants "$last16,$fp8,cudnn_fp8,cudnn,fa3" --time-budget 0.5 --out "$base-hq64-full"
-                parts=$(ls -d "$base"-small "$base"-hq64 "$base"-hq64-full 2>/dev/null)
-                # shellcheck disable=SC2086 # the parts' paths have no spaces
-                [ -n "$parts" ] && step fp8-merge 60 "$fs" merge $parts --out "$base"
-                # shellcheck disable=SC2086
-                [ -f "$base/results.csv" ] && rm -rf $parts ;;
+                merge_parts fp8-merge "$base" small hq64 hq64-full ;;
     # Where the last step loses to FlashAttention-3: both (and cuDNN) under
     # the same counters, hot lines and timelines at Hq = 64, 4k causal (its
     # worst ratio) and 16k causal.

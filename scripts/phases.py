@@ -17,25 +17,28 @@ builds it beside the registry, in a scratch tree.
 import re
 import sys
 
-PHASES = [  # (name, where: 'after' or 'before' the line, the line)
-    ('maps prefetched', 'after', 'fs_tma_prefetch_map(&maps.o);'),
-    ('barriers ready', 'after', 'fs_fence_mbar_init(); /* for the copy engine, which signals the loads */'),
-    ('tile decoded', 'after', 'const tile x = decode<BN, D>(p, o, blockIdx.x);'),
-    ('kv head', 'after', 'const int kvh = kv_head(p, o, x.bh);'),
-    ('K,V sent', 'after', 'fs_tma_load_tile<BN, D>(sKV + BN * D, &maps.v, &v_loaded[0], 0, kvh);'),
-    ('Q sent', 'after', 'load_q<BM, D>(sQ, &maps.q, q_loaded, x.q0, x.bh);'),
-    ('syncthreads', 'before', '__syncthreads();\n    const int ntiles'),
-    ('wg0 K landed', 'after', 'fs_mbar_wait(&k_loaded[it % STAGES], it / STAGES % 2);\n        if (j > 0) {'),
-    ('wg0 Q landed', 'after', 'fs_mbar_wait(&q_loaded[wg], j % 2);'),
-    ('first step done', 'before', '        for (int kb = 1; kb < x.full; kb++)'),
+# (name, where: 'after' or 'before' the line, the line, who reads the clock
+# there: thread 0 inside its entry block, thread 0 among all, or thread 0 in
+# its first tile)
+ENTRY_BLOCK, ALL, FIRST_TILE = '', 'threadIdx.x == 0 && ', 'j == 0 && threadIdx.x == 0 && '
+PHASES = [
+    ('maps prefetched', 'after', 'fs_tma_prefetch_map(&maps.o);', ENTRY_BLOCK),
+    ('barriers ready', 'after', 'fs_fence_mbar_init(); /* for the copy engine, which signals the loads */', ENTRY_BLOCK),
+    ('tile decoded', 'after', 'const tile x = decode<BN, D>(p, o, blockIdx.x);', ENTRY_BLOCK),
+    ('kv head', 'after', 'const int kvh = kv_head(p, o, x.bh);', ENTRY_BLOCK),
+    ('K,V sent', 'after', 'fs_tma_load_tile<BN, D>(sKV + BN * D, &maps.v, &v_loaded[0], 0, kvh);', ENTRY_BLOCK),
+    ('Q sent', 'after', 'load_q<BM, D>(sQ, &maps.q, q_loaded, x.q0, x.bh);', ENTRY_BLOCK),
+    ('syncthreads', 'before', '__syncthreads();\n    const int ntiles', ALL),
+    ('wg0 K landed', 'after', 'fs_mbar_wait(&k_loaded[it % STAGES], it / STAGES % 2);\n        if (j > 0) {', FIRST_TILE),
+    ('wg0 Q landed', 'after', 'fs_mbar_wait(&q_loaded[wg], j % 2);', FIRST_TILE),
+    ('first step done', 'before', '        for (int kb = 1; kb < x.full; kb++)', FIRST_TILE),
 ]
 ENTRY = 'if (threadIdx.x == 0) {'
 STAMPS = len(PHASES) + 2  # entry, the phases, the global timer
 
 
-def stamp(i, first_tile):
-    guard = 'j == 0 && threadIdx.x == 0 && ' if first_tile else ''
-    return f'if ({guard}blockIdx.x < FS_PHASE_BLOCKS) fs_phase[blockIdx.x][{i}] = clock64();'
+def stamp(i, who):
+    return f'if ({who}blockIdx.x < FS_PHASE_BLOCKS) fs_phase[blockIdx.x][{i}] = clock64();'
 
 
 def main():
@@ -52,26 +55,24 @@ def main():
         i = body.find(line)
         if i < 0:
             sys.exit(f'phases: {src} has no line {line!r}: the clock reads fit 51 and steps with its entry')
-        if where == 'before':
-            return body[:i] + code + body[i:]
+        if where == 'before':  # on a line of its own, indented as the line
+            start = body.rfind('\n', 0, i) + 1
+            indent = body[start:len(body) - len(body[start:].lstrip(' '))]
+            return body[:start] + indent + code + '\n' + body[start:]
         if '\n' in line:  # after the line's first part: the wait, not inside the block that follows it
             cut = line.rfind('\n')
             return body[:i + cut] + '\n        ' + code + body[i + cut:]
         return body[:i + len(line)] + '\n        ' + code + body[i + len(line):]
 
     timer = ('{ unsigned long long g; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)); '
-             f'if (blockIdx.x < FS_PHASE_BLOCKS) fs_phase[blockIdx.x][{STAMPS - 1}] = (long long)g; }} ')
-    body = place(body, 'after', ENTRY, timer + stamp(0, False))
-    for i, (name, where, line) in enumerate(PHASES, 1):
-        first_tile = name.startswith('wg0') or name == 'first step done'
-        code = stamp(i, first_tile)
-        if name == 'syncthreads':
-            code = 'if (threadIdx.x == 0) ' + code + '\n    '
-        elif where == 'before':
-            code = '        ' + code + '\n'
-        body = place(body, where, line, code)
+             f'if (blockIdx.x < FS_PHASE_BLOCKS) fs_phase[blockIdx.x][{STAMPS - 1}] = (long long)g; }} '
+             'fs_phase_grid = gridDim.x; ')
+    body = place(body, 'after', ENTRY, timer + stamp(0, ENTRY_BLOCK))
+    for i, (name, where, line, who) in enumerate(PHASES, 1):
+        body = place(body, where, line, stamp(i, who))
     head = head.replace('#include "hopper.cuh"', '#include "hopper.cuh"\n#include <stdio.h>\n'
-                        f'#define FS_PHASE_BLOCKS 1024\n__device__ long long fs_phase[FS_PHASE_BLOCKS][{STAMPS}];', 1)
+                        f'#define FS_PHASE_BLOCKS 1024\n__device__ long long fs_phase[FS_PHASE_BLOCKS][{STAMPS}];\n'
+                        '__device__ int fs_phase_grid;', 1)
     text = head + body
     text = text.replace(f'fs{nn}_attention', f'fs{pn}_attention').replace(f'fs_variant_{nn}', f'fs_variant_{pn}')
     text = re.sub(r'\.number = \d+,', f'.number = {pn},', text)
@@ -79,7 +80,7 @@ def main():
     if '.teardown = fs_tma_teardown,' not in text:
         sys.exit(f'phases: {src} has no fs_tma_teardown to print from')
     text = text.replace('.teardown = fs_tma_teardown,', '.teardown = print_phases,')
-    names = ', '.join(f'"{n}"' for n, _, _ in PHASES)
+    names = ', '.join(f'"{phase[0]}"' for phase in PHASES)
     printer = f'''
 /* The last launch's stamps: per phase, over the grid's blocks, the cycles
  * since thread 0's first read; the global timer since the first block's. */
@@ -92,9 +93,10 @@ static void print_phases(fs_problem *p)
 {{
     static long long h[FS_PHASE_BLOCKS][{STAMPS}], v[FS_PHASE_BLOCKS];
     static const char *name[{STAMPS}] = {{"entry", {names}, "globaltimer ns"}};
-    const int bm = p->head_dim == 64 ? 192 : 128, tiles = (p->seq + bm - 1) / bm * p->batch * p->heads_q;
-    const int n = p->sms > 0 && p->sms < tiles ? p->sms : tiles < FS_PHASE_BLOCKS ? tiles : FS_PHASE_BLOCKS;
-    if (cudaMemcpyFromSymbol(h, fs_phase, sizeof h) == cudaSuccess) {{
+    int n = 0; /* the launch's blocks, as many as it stamped */
+    if (cudaMemcpyFromSymbol(&n, fs_phase_grid, sizeof n) == cudaSuccess &&
+        cudaMemcpyFromSymbol(h, fs_phase, sizeof h) == cudaSuccess && n > 0) {{
+        n = n < FS_PHASE_BLOCKS ? n : FS_PHASE_BLOCKS;
         printf("PROBE phases{nn} N=%d Hq=%d D=%d causal=%d blocks=%d\\n", p->seq, p->heads_q, p->head_dim, p->causal, n);
         long long g0 = h[0][{STAMPS - 1}];
         for (int b = 1; b < n; b++)

@@ -28,11 +28,11 @@ fa3=$(cat "$build/fa3_dir" 2>/dev/null)
 make -C "$tree" --no-print-directory -j"$(nproc)" BUILD=build ${fa3:+FA3_DIR="$(cd "$fa3" && pwd)"} all > "$tree/build.log" 2>&1 ||
     { tail -20 "$tree/build.log"; echo "phases: the copy did not build ($tree/build.log)" >&2; exit 1; }
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' |
-      sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+gpu=$(echo "$name" | tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
 out=results/$(date -u +%Y%m%d-%H%M%S)-${gpu:-gpu}-phases-$v.txt
 {
-    echo "# scripts/phases.sh $v $*, $(date -u '+%Y-%m-%d %H:%M') UTC, on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+    echo "# scripts/phases.sh $v $*, $(date -u '+%Y-%m-%d %H:%M') UTC, on $name"
     echo "# $src with thread 0's clock reads (scripts/phases.py), built as variant 99, timing only. Per phase, over"
     echo "# the grid's blocks, the cycles since thread 0's first read at its entry: the four tensor maps'"
     echo "# prefetches issued; the barriers initialised and fenced; the first tile decoded; its K/V head worked"
