@@ -31,10 +31,9 @@ export ARCHS=${ARCHS:-90}
 fs=build/flashstudy
 summary=$out/summary.txt
 # Run folders are named as `flashstudy run` names its own: the UTC time the
-# run starts and the GPU ("NVIDIA H200" -> nvidia-h200), then what it is.
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' \
-      | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
-gpu=${gpu:-gpu}
+# run starts and the GPU (scripts/gpu_slug.sh), then what it is.
+. scripts/gpu_slug.sh
+gpu=$(gpu_slug "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)")
 rid() { echo "results/$(date -u +%Y%m%d-%H%M%S)-$gpu${1:+-$1}"; }
 # Whatever this call adds to results/ goes into the archive.
 touch "$out/.start"

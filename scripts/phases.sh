@@ -9,6 +9,7 @@
 # to results/<time>-<gpu>-phases-NN.txt. More sweep options (--seq 4096, ...)
 # follow NN. Needs a GPU; the copy is not a step and not in the registry.
 set -u
+. "$(dirname "$0")/gpu_slug.sh"
 v=${1:-}; shift
 [[ $v =~ ^[0-9][0-9]$ ]] || { echo "phases: name a step, two digits (make phases V=51)" >&2; exit 2; }
 src=$(ls variants/"$v"_*.cu 2>/dev/null | head -1)
@@ -29,8 +30,7 @@ make -C "$tree" --no-print-directory -j"$(nproc)" BUILD=build ${fa3:+FA3_DIR="$(
     { tail -20 "$tree/build.log"; echo "phases: the copy did not build ($tree/build.log)" >&2; exit 1; }
 
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-gpu=$(echo "$name" | tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
-out=results/$(date -u +%Y%m%d-%H%M%S)-${gpu:-gpu}-phases-$v.txt
+out=results/$(date -u +%Y%m%d-%H%M%S)-$(gpu_slug "$name")-phases-$v.txt
 {
     echo "# scripts/phases.sh $v $*, $(date -u '+%Y-%m-%d %H:%M') UTC, on $name"
     echo "# $src with thread 0's clock reads (scripts/phases.py), built as variant 99, timing only. Per phase, over"

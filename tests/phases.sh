@@ -4,6 +4,7 @@
 #    and the global timer, each where its line is; the copy renamed, its slug
 #    phases51, the teardown that prints; and it compiles (PTX, sm_90a);
 #  - a step without 51's entry (47) is refused with the line it lacks;
+#  - the GPU's name as the run folders carry it (scripts/gpu_slug.sh);
 #  - make phases with no step, a step that does not exist, and (where there
 #    is no GPU) a step: exit 2 and a message each.
 # Closes with "phases: N passed, N failed".
@@ -26,6 +27,9 @@ python3 scripts/phases.py variants/47_fast_divide.cu 47 "$tmp/47.cu" 99 > "$tmp/
 check "47 is refused" test $? -ne 0
 check "with the line it lacks" has "$tmp/47" "phases: variants/47_fast_divide.cu has no line 'fs_tma_prefetch_map(&maps.o);'"
 check "and nothing written" test ! -e "$tmp/47.cu"
+
+check "the GPU's name as run folders carry it" \
+    test "$(. scripts/gpu_slug.sh; gpu_slug ' NVIDIA H100 80GB HBM3'; gpu_slug '')" = $'nvidia-h100-80gb-hbm3\ngpu'
 
 bash scripts/phases.sh > "$tmp/none" 2>&1
 check "no step: exit 2" test $? -eq 2
