@@ -5,31 +5,14 @@
 # beside the executable. Closes with "install: N passed, N failed".
 # Environment: MAKE, BUILD and CODE of the build under test, and
 # REFERENCE_RUN (the Makefile's).
-set -u
-root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/checks.sh"
 run=${REFERENCE_RUN:?the Makefile sets REFERENCE_RUN}
 run=${run#results/}
-
-result() {  # result WHAT STATUS
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
-        failed=$((failed + 1)); echo "install: FAILED: $1" >&2; cat "$tmp/out" >&2; fi
-}
-check() {   # check WHAT COMMAND...: COMMAND must succeed; its output in $tmp/out
-    local what=$1; shift
-    "$@" >"$tmp/out" 2>&1
-    result "$what" $?
-}
-said() {    # said WHAT PATTERN: the last command's output has a line matching PATTERN
-    grep -q "$2" "$tmp/out"
-    result "$1" $?
-}
 
 # The build under test is complete: installing it, as a user types it
 # (without the ARCHS and CODE make test hands down), takes that build and
 # links nothing again (a relink would also pull the executable from under
 # the tests running beside). A check build says it measures nothing.
-build=${BUILD:-build}; [[ $build = /* ]] || build=$root/$build   # BUILD may be absolute
 built=$(stat -c %y "$build/flashstudy")
 check "make install PREFIX=$tmp/prefix" env -u ARCHS -u CODE -u MAKELEVEL -u MAKEFLAGS "${MAKE:-make}" \
     --no-print-directory -C "$root" install PREFIX="$tmp/prefix" BUILD="${BUILD:-build}"

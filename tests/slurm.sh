@@ -13,9 +13,7 @@
 # the daemons cannot run it says so in one line and runs the fake-Slurm
 # contract test (tests/slurm_contract.sh) instead. Closes with "slurm: N
 # passed, N failed". Environment: BUILD (default build).
-set -u
-root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
-build=${BUILD:-build}; [[ $build = /* ]] || build=$root/$build   # BUILD may be absolute
+source "$(dirname "$0")/checks.sh"
 fs=$build/flashstudy
 export SLURM_CONF=$tmp/slurm.conf
 
@@ -32,10 +30,6 @@ fallback() {
     stop
     trap - EXIT
     exec bash "$root/tests/slurm_contract.sh"
-}
-result() {  # result WHAT STATUS
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
-        failed=$((failed + 1)); echo "slurm: FAILED: $1" >&2; fi
 }
 
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then

@@ -9,22 +9,9 @@
 # variables, that the tasks' shards cover the sweep once (an array from 1
 # too), the merged run's rows, and the refusals (a check build among them).
 # Closes with "slurm-contract: N passed, N failed". Environment: BUILD (the Makefile's; default build).
-set -u
-root=$(pwd) tmp=$(mktemp -d) passed=0 failed=0
-trap 'rm -rf "$tmp"' EXIT
-build=${BUILD:-build}; [[ $build = /* ]] || build=$root/$build   # BUILD may be absolute
+source "$(dirname "$0")/checks.sh"
 fs=$build/flashstudy
 for v in $(env | sed -n 's/^\(SLURM_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-
-result() {  # result WHAT STATUS
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else
-        failed=$((failed + 1)); echo "slurm-contract: FAILED: $1" >&2; [ -f "$tmp/out" ] && cat "$tmp/out" >&2; fi
-}
-check() {   # check WHAT COMMAND...: COMMAND must succeed
-    local what=$1; shift
-    "$@" >"$tmp/check" 2>&1
-    result "$what" $?
-}
 
 mkdir -p "$tmp/bin"
 cat > "$tmp/bin/sbatch" <<'EOF'
@@ -69,9 +56,8 @@ cd "$tmp" || exit 1
 
 check "slurm_sweep.sh submits" bash "$root/scripts/slurm_sweep.sh" --flashstudy "$fs" --partition=gpu --out "$tmp/run" \
     -- "${sweep[@]}"
-cp "$tmp/check" "$tmp/out"
-grep -q "array job 101: 4 tasks of 4 configurations" "$tmp/out"; result "it says the array and its tasks" $?
-grep -q "merge job 102 after them" "$tmp/out"; result "it says the merge job" $?
+said "it says the array and its tasks" "array job 101: 4 tasks of 4 configurations"
+said "it says the merge job" "merge job 102 after them"
 arr=$tmp/sbatch.101 mrg=$tmp/sbatch.102
 grep -qx -- "--array=0-3" "$arr" && grep -qx -- "--parsable" "$arr" && grep -qx -- "--gres=gpu:1" "$arr" \
     && grep -qx -- "--partition=gpu" "$arr"; result "the array: 0-3, a GPU a task, the sbatch options" $?
@@ -102,8 +88,8 @@ done
 # More shards than configurations: one a configuration.
 check "--shards 10 of 4 configurations" bash "$root/scripts/slurm_sweep.sh" --flashstudy "$fs" --shards 10 \
     --out "$tmp/capped" -- "${sweep[@]}"
+said "it says it makes 4 tasks" "the sweep has 4 configurations: 4 tasks, not 10"
 grep -qx -- "--array=0-3" "$tmp/sbatch.103"; result "--shards 10 gives 4 tasks" $?
-grep -q "the sweep has 4 configurations: 4 tasks, not 10" "$tmp/check"; result "it says so" $?
 [ "$(tail -n +2 "$tmp/capped/results.csv" | wc -l)" = 12 ]; result "the capped run has every row" $?
 
 # Refusals: nothing submitted.
