@@ -3,7 +3,8 @@
  * --readme` prints now: a file behind the registry, the metric table, the
  * CSV writer or the reference run fails here (fix: make readme); and
  * docs/columns.md names every column a run's results.csv has; their links
- * lead somewhere. Run from the repository root. */
+ * lead somewhere; results/ holds the runs they cite. Run from the
+ * repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -186,6 +187,75 @@ static void links_resolve(void **state)
     assert_int_equal(broken, 0);
 }
 
+/* Does text name run (an entry of results/), whole or by its time alone
+ * ("20261206-233350" for 20261206-233350-nvidia-h100-...)? A run's id
+ * begins with eight digits, '-' and six more. */
+static int names_run(const char *text, const char *run)
+{
+    for (const char *p = strstr(text, run); p; p = strstr(p + 1, run))
+        if (p == text || !strchr("abcdefghijklmnopqrstuvwxyz0123456789.-", p[-1]))
+            return 1;
+    return 0;
+}
+
+static int is_run_id(const char *p)
+{
+    for (int i = 0; i < 15; i++)
+        if (i == 8 ? p[i] != '-' : (p[i] < '0' || p[i] > '9'))
+            return 0;
+    return 1;
+}
+
+/* results/ holds the runs the docs cite: every entry is named by README.md
+ * or a page of docs/ and has its line in results/README.md, and every run id
+ * those pages name, whole or by its time, is there. */
+static void runs_cited(void **state)
+{
+    glob_t docs, runs;
+    assert_int_equal(glob("docs/*.md", 0, NULL, &docs), 0);
+    assert_int_equal(glob("results/2*", 0, NULL, &runs), 0);
+    char *index = tk_slurp("results/README.md", NULL), *pages = tk_slurp("README.md", NULL);
+    assert_non_null(index);
+    assert_non_null(pages);
+    for (size_t i = 0; i < docs.gl_pathc; i++) {
+        char *page = tk_slurp(docs.gl_pathv[i], NULL);
+        pages = realloc(pages, strlen(pages) + strlen(page) + 2);
+        strcat(strcat(pages, "\n"), page);
+        free(page);
+    }
+    int bad = 0;
+    for (size_t i = 0; i < runs.gl_pathc; i++) {
+        const char *run = runs.gl_pathv[i] + strlen("results/");
+        if (!names_run(pages, run))
+            print_error("results/%s: no page of README.md and docs/ cites it\n", run), bad++;
+        if (!names_run(index, run))
+            print_error("results/%s: results/README.md has no line for it\n", run), bad++;
+    }
+    char *texts[] = {pages, index};
+    for (int t = 0; t < 2; t++)
+        for (const char *p = texts[t]; *p; p++) {
+            if (!is_run_id(p) || (p > texts[t] && strchr("0123456789", p[-1])))
+                continue;
+            size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789.-");
+            while (n > 15 && strchr(".-", p[n - 1]))
+                n--;   /* a full stop or a dash after the id */
+            int found = 0;
+            for (size_t i = 0; i < runs.gl_pathc && !found; i++) {
+                const char *run = runs.gl_pathv[i] + strlen("results/");
+                found = !strncmp(run, p, n) && (run[n] == '\0' || run[n] == '-');
+            }
+            if (!found)
+                print_error("%s names run %.*s, which results/ does not hold\n",
+                            t ? "results/README.md" : "README.md or docs/", (int)n, p), bad++;
+            p += n - 1;
+        }
+    free(pages);
+    free(index);
+    globfree(&docs);
+    globfree(&runs);
+    assert_int_equal(bad, 0);
+}
+
 /* A run without document 000's configuration (the fixture at N = 1000) has
  * no step table: an error naming the run, nothing printed. */
 static void readme_without_seed_config(void **state)
@@ -261,6 +331,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(readme_tables_complete),
         cmocka_unit_test(readme_without_seed_config),
         cmocka_unit_test(links_resolve),
+        cmocka_unit_test(runs_cited),
         cmocka_unit_test(readme_splice_whole_only),
     };
     return tk_done(tmp, cmocka_run_group_tests(tests, NULL, NULL));
