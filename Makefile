@@ -116,7 +116,9 @@ LDLIBS := -L$(CUDA_LIBDIR) -L$(CUPTI_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-rpat
 VARIANT_SRC := $(sort $(wildcard variants/[0-9][0-9]_*.cu variants/peer_*.cu))
 # The descriptor is the one place that says a variant is sm_90a.
 SM90A_SRC := $(shell grep -l '^ *\.target = "sm_90a"' $(VARIANT_SRC) /dev/null)
-HOST_C := $(wildcard core/*.c harness/*.c metrics/*.c reports/*.c cli/*.c variants/*.c)
+# The code's floors (docs/architecture.md), in one list: make phases copies them.
+ROOMS := core harness metrics reports cli variants
+HOST_C := $(wildcard $(addsuffix /*.c,$(ROOMS)))
 # CUDA code called from C: the harness's, and what variants share (variants/fp8_tensors.cu).
 HOST_CU := $(wildcard harness/*.cu) $(filter-out $(VARIANT_SRC),$(wildcard variants/*.cu))
 # CUDA objects first: the long nvcc jobs start at once and gcc's fill in.
@@ -318,7 +320,7 @@ step:
 	@bash scripts/step_diff.sh '$(N)'
 
 phases: $(FS)
-	@BUILD='$(BUILD)' bash scripts/phases.sh '$(V)'
+	@BUILD='$(BUILD)' ROOMS='$(ROOMS)' bash scripts/phases.sh '$(V)'
 
 crosscheck: $(FS)
 	bash scripts/ncu_crosscheck.sh --configs scripts/ncu_crosscheck.configs $(FS)

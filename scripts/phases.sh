@@ -17,10 +17,11 @@ src=$(ls variants/"$v"_*.cu 2>/dev/null | head -1)
 build=${BUILD:-build}
 [ -x "$build/flashstudy" ] || { echo "phases: build flashstudy first (make)" >&2; exit 2; }
 nvidia-smi -L >/dev/null 2>&1 || { echo "phases: no GPU" >&2; exit 2; }
+[ -n "${ROOMS:-}" ] || { echo "phases: run it as make phases V=$v, which names the code's folders" >&2; exit 2; }
 
 tree=$build/phases
 rm -rf "$tree" && mkdir -p "$tree/build" || exit 2
-cp -a Makefile cli core harness metrics reports plots scripts variants "$tree"/ || exit 2
+cp -a Makefile plots scripts $ROOMS "$tree"/ || exit 2
 tar -C "$build" --exclude=./phases -cf - . | tar -C "$tree/build" -xf - || exit 2
 python3 scripts/phases.py "$src" "$v" "$tree/variants/99_phases$v.cu" 99 || exit 2
 sed -i 's/^\(    X(09) .*\) \\$/\1 X(99) \\/' "$tree/variants/registry.c"
