@@ -94,8 +94,13 @@ static void print_phases(fs_problem *p)
     static long long h[FS_PHASE_BLOCKS][{STAMPS}], v[FS_PHASE_BLOCKS];
     static const char *name[{STAMPS}] = {{"entry", {names}, "globaltimer ns"}};
     int n = 0; /* the launch's blocks, as many as it stamped */
-    if (cudaMemcpyFromSymbol(&n, fs_phase_grid, sizeof n) == cudaSuccess &&
-        cudaMemcpyFromSymbol(h, fs_phase, sizeof h) == cudaSuccess && n > 0) {{
+    cudaError_t e = cudaMemcpyFromSymbol(&n, fs_phase_grid, sizeof n);
+    if (e == cudaSuccess)
+        e = cudaMemcpyFromSymbol(h, fs_phase, sizeof h);
+    if (e != cudaSuccess)
+        fprintf(stderr, "phases{nn}: reading the clock reads back (cudaMemcpyFromSymbol) failed: %s\\n",
+                cudaGetErrorString(e));
+    else if (n > 0) {{
         n = n < FS_PHASE_BLOCKS ? n : FS_PHASE_BLOCKS;
         printf("PROBE phases{nn} N=%d Hq=%d D=%d causal=%d blocks=%d\\n", p->seq, p->heads_q, p->head_dim, p->causal, n);
         long long g0 = h[0][{STAMPS - 1}];

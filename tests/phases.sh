@@ -2,7 +2,8 @@
 # scripts/phases.py and scripts/phases.sh (make phases) without a GPU:
 #  - 51 with its clock reads: a read at entry and at each of the ten phases,
 #    and the global timer, each where its line is; the copy renamed, its slug
-#    phases51, the teardown that prints; and it compiles (PTX, sm_90a);
+#    phases51, the teardown that prints and that names a failed read-back;
+#    and it compiles (PTX, sm_90a);
 #  - a step without 51's entry (47) is refused with the line it lacks;
 #  - the GPU's name as the run folders carry it (scripts/gpu_slug.sh);
 #  - make phases with no step, a step that does not exist, and (where there
@@ -19,6 +20,7 @@ check "the copy's kernel renamed" test "$(grep -c fs51_attention "$tmp/99.cu")" 
 check "the copy is variant 99" has "$tmp/99.cu" 'extern "C" const fs_variant fs_variant_99 = {'
 check "its slug" has "$tmp/99.cu" '.slug = "phases51",'
 check "its teardown prints" has "$tmp/99.cu" '.teardown = print_phases,'
+check "its teardown says when the reads do not come back" has "$tmp/99.cu" 'reading the clock reads back (cudaMemcpyFromSymbol) failed'
 check "the copy compiles" ${NVCC:-nvcc} -std=c++17 -Icore -Ivariants -arch=sm_90a -ptx "$tmp/99.cu" -o "$tmp/99.ptx"
 
 python3 scripts/phases.py variants/47_fast_divide.cu 47 "$tmp/47.cu" 99 > "$tmp/47" 2>&1
