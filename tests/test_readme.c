@@ -187,17 +187,24 @@ static void links_resolve(void **state)
     assert_int_equal(broken, 0);
 }
 
-/* Does text name run (an entry of results/), whole or by its time alone
- * ("20261206-233350" for 20261206-233350-nvidia-h100-...)? A run's id
- * begins with eight digits, '-' and six more. */
+/* A character that may stand inside a run's name. */
+static int in_name(char c)
+{
+    return c && strchr("abcdefghijklmnopqrstuvwxyz0123456789.-", c);
+}
+
+/* Does text name run (an entry of results/) whole, not as a part of a
+ * longer name? */
 static int names_run(const char *text, const char *run)
 {
+    const size_t n = strlen(run);
     for (const char *p = strstr(text, run); p; p = strstr(p + 1, run))
-        if (p == text || !strchr("abcdefghijklmnopqrstuvwxyz0123456789.-", p[-1]))
+        if ((p == text || !in_name(p[-1])) && (!in_name(p[n]) || (p[n] == '.' && !in_name(p[n + 1]))))
             return 1;
     return 0;
 }
 
+/* A run's id begins with eight digits, '-' and six more. */
 static int is_run_id(const char *p)
 {
     for (int i = 0; i < 15; i++)
@@ -234,9 +241,11 @@ static void runs_cited(void **state)
     char *texts[] = {pages, index};
     for (int t = 0; t < 2; t++)
         for (const char *p = texts[t]; *p; p++) {
-            if (!is_run_id(p) || (p > texts[t] && strchr("0123456789", p[-1])))
+            if (!is_run_id(p) || (p > texts[t] && in_name(p[-1])))
                 continue;
-            size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789.-");
+            size_t n = 0;
+            while (in_name(p[n]))
+                n++;
             while (n > 15 && strchr(".-", p[n - 1]))
                 n--;   /* a full stop or a dash after the id */
             int found = 0;
